@@ -1,0 +1,44 @@
+// Errors thrown by textedge's public API. Every error says what went wrong and where.
+#pragma once
+
+#include <cstddef>
+#include <stdexcept>
+#include <string>
+
+namespace textedge {
+
+// Base of every exception textedge throws.
+class Error : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// A model file could not be loaded: missing, malformed JSON, or an unsupported component.
+// what() reads "FILE: at JSON_PATH: MESSAGE".
+class LoadError : public Error {
+ public:
+  LoadError(std::string file, std::string json_path, const std::string& message)
+      : Error(file + ": at " + (json_path.empty() ? std::string("$") : json_path) + ": " + message),
+        file_(std::move(file)),
+        json_path_(std::move(json_path)) {}
+  const std::string& file() const noexcept { return file_; }
+  const std::string& json_path() const noexcept { return json_path_; }
+
+ private:
+  std::string file_;
+  std::string json_path_;
+};
+
+// Input text or ids the caller passed are invalid (e.g. text that is not UTF-8).
+// byte_offset() is the position of the first offending byte (or element).
+class InputError : public Error {
+ public:
+  InputError(const std::string& message, std::size_t byte_offset)
+      : Error(message + " at byte offset " + std::to_string(byte_offset)), byte_offset_(byte_offset) {}
+  std::size_t byte_offset() const noexcept { return byte_offset_; }
+
+ private:
+  std::size_t byte_offset_;
+};
+
+}  // namespace textedge

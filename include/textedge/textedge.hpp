@@ -1,0 +1,3 @@
+#pragma once
+#include "textedge/error.hpp"
+#include "textedge/tokenizer.hpp"

@@ -1,0 +1,88 @@
+// textedge::Tokenizer: Hugging Face tokenizer.json (BPE family), id-exact with `tokenizers`.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "textedge/error.hpp"
+
+namespace textedge {
+
+using TokenId = std::uint32_t;
+
+struct EncodeOptions {
+  // Run the post-processor (e.g. prepend <bos>). Off by default, as for rendered chat prompts
+  // whose template already wrote the special tokens.
+  bool add_special_tokens = false;
+  // Text that is not valid UTF-8 is refused with InputError; with this on, each invalid
+  // sequence is replaced by U+FFFD instead (as Python's errors="replace" does).
+  bool lossy_utf8 = false;
+};
+
+struct DecodeOptions {
+  bool skip_special_tokens = false;
+};
+
+struct SpecialToken {
+  std::string content;
+  TokenId id;
+  bool special;  // false for added tokens that are not special ("normalized" user tokens)
+};
+
+// A short description of a loaded tokenizer (what `textedge info` prints).
+struct TokenizerInfo {
+  std::string model_type;                 // "BPE"
+  std::size_t vocab_size = 0;             // model vocabulary plus added tokens
+  std::vector<SpecialToken> added_tokens;
+  std::string normalizer;                 // component tree, e.g. "Sequence[Prepend, Replace]"
+  std::string pre_tokenizer;
+  std::string post_processor;
+  std::string decoder;
+  std::optional<std::string> bos_token, eos_token, pad_token, unk_token;  // tokenizer_config
+};
+
+// An immutable tokenizer. Copies are cheap handles sharing one implementation, and every
+// method is safe to call from many threads at once.
+class Tokenizer {
+ public:
+  // `path` is a model directory (tokenizer.json, plus tokenizer_config.json when present) or a
+  // tokenizer.json file. Throws LoadError naming the file and the JSON path of any problem.
+  static Tokenizer load(const std::string& path);
+  // Builds from tokenizer.json text; `origin` names it in errors.
+  static Tokenizer from_json(std::string_view json, const std::string& origin = "<memory>");
+
+  std::vector<TokenId> encode(std::string_view text, const EncodeOptions& options = {}) const;
+  // Encodes many texts on a thread pool (threads = 0: hardware concurrency). Order is kept.
+  std::vector<std::vector<TokenId>> encode_batch(std::span<const std::string> texts,
+                                                 const EncodeOptions& options = {},
+                                                 unsigned threads = 0) const;
+
+  // Ids outside the vocabulary are skipped, as Hugging Face tokenizers does.
+  std::string decode(std::span<const TokenId> ids, const DecodeOptions& options = {}) const;
+
+  // The raw bytes a token contributes to decoded text, before the decoder's context rules
+  // (e.g. stripping the first leading space) and before UTF-8 repair. Special tokens and ids
+  // outside the vocabulary give "".
+  std::string_view token_bytes(TokenId id) const;
+  // token_bytes for every id in [0, vocab_size()).
+  const std::vector<std::string>& vocab_bytes() const;
+
+  std::size_t vocab_size() const;  // model vocabulary plus added tokens (max id + 1)
+  std::optional<std::string> id_to_token(TokenId id) const;
+  std::optional<TokenId> token_to_id(std::string_view token) const;
+  bool is_special(TokenId id) const;
+  TokenizerInfo info() const;
+
+  struct Impl;
+  explicit Tokenizer(std::shared_ptr<const Impl> impl) : impl_(std::move(impl)) {}
+
+ private:
+  std::shared_ptr<const Impl> impl_;
+};
+
+}  // namespace textedge

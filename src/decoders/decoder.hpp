@@ -1,0 +1,30 @@
+// Stage 5: decoders turn token strings back into text. One component per file, named after
+// its JSON "type"; decoder_from_json (factory.cpp) is the only place that knows them all.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "../json.hpp"
+
+namespace textedge::detail {
+
+class Decoder {
+ public:
+  virtual ~Decoder() = default;
+  // Hugging Face's decode_chain: rewrites the list of token strings; the decoded text is the
+  // concatenation of the result. Output strings may hold any bytes; the tokenizer repairs
+  // invalid UTF-8 at the end only where the reference would (ByteLevel does its own).
+  virtual void decode_chain(std::vector<std::string>& tokens) const = 0;
+  // The context-free part of decoding one token, for Tokenizer::token_bytes: e.g. ByteLevel
+  // maps the GPT-2 alphabet back to raw bytes, ByteFallback turns "<0x0A>" into byte 0x0A,
+  // Replace replaces. Rules that depend on position (Strip, Metaspace's first token, CTC
+  // dedup) are not applied. Default: unchanged.
+  virtual void map_token(std::string& token) const { (void)token; }
+  virtual std::string describe() const = 0;
+};
+
+std::unique_ptr<Decoder> decoder_from_json(const Json& json);
+
+}  // namespace textedge::detail
