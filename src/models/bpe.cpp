@@ -1,0 +1,292 @@
+#include "bpe.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <queue>
+
+#include "../byte_level.hpp"
+#include "../utf8.hpp"
+
+namespace textedge::detail {
+
+namespace {
+
+// Converts a token written in the GPT-2 byte alphabet to raw bytes; false when some character
+// is outside the alphabet (such tokens can never be produced from byte-level input).
+bool alphabet_to_bytes(std::string_view token, std::string& out) {
+  out.clear();
+  std::size_t i = 0;
+  while (i < token.size()) {
+    int b = unicode_to_byte(next_code_point(token, i));
+    if (b < 0) return false;
+    out.push_back(static_cast<char>(b));
+  }
+  return true;
+}
+
+}  // namespace
+
+BpeModel BpeModel::from_json(const Json& model, bool byte_level) {
+  BpeModel m;
+  m.byte_level_ = byte_level;
+  if (auto dropout = model.find("dropout"); dropout && dropout->number() != 0.0)
+    dropout->fail("BPE dropout is random at encode time and is not supported");
+  m.ignore_merges_ = model.bool_or("ignore_merges", false);
+  m.byte_fallback_ = model.bool_or("byte_fallback", false);
+  m.fuse_unk_ = model.bool_or("fuse_unk", false);
+  m.continuing_subword_prefix_ = model.string_or("continuing_subword_prefix", "");
+  m.end_of_word_suffix_ = model.string_or("end_of_word_suffix", "");
+  if (byte_level && (!m.continuing_subword_prefix_.empty() || !m.end_of_word_suffix_.empty()))
+    model.fail("continuing_subword_prefix/end_of_word_suffix together with a ByteLevel pre-tokenizer is not supported");
+
+  // Vocabulary.
+  Json vocab = model.get("vocab");
+  auto entries = vocab.members();
+  m.json_vocab_.reserve(entries.size());
+  if (byte_level) m.vocab_.reserve(entries.size());
+  std::size_t max_id = 0;
+  for (auto& [token, value] : entries) {
+    std::int64_t id = value.integer();
+    if (id < 0 || id > 0x7FFFFFFF) value.fail("token id out of range");
+    max_id = std::max<std::size_t>(max_id, static_cast<std::size_t>(id));
+  }
+  m.tokens_.assign(entries.empty() ? 0 : max_id + 1, std::string());
+  m.has_token_.assign(m.tokens_.size(), false);
+  if (byte_level) m.raw_bytes_.assign(m.tokens_.size(), std::string());
+  std::string raw;
+  for (auto& [token, value] : entries) {
+    auto id = static_cast<TokenId>(value.integer());
+    m.json_vocab_.insert(token, id);
+    m.tokens_[id] = std::string(token);
+    m.has_token_[id] = true;
+    if (byte_level && alphabet_to_bytes(token, raw)) {
+      m.vocab_.insert(raw, id);
+      m.raw_bytes_[id] = raw;
+    }
+  }
+  const StringIdMap& keyed = byte_level ? m.vocab_ : m.json_vocab_;
+
+  std::fill(std::begin(m.byte_ids_), std::end(m.byte_ids_), -1);
+  std::fill(std::begin(m.ascii_ids_), std::end(m.ascii_ids_), -1);
+  std::fill(std::begin(m.byte_fallback_ids_), std::end(m.byte_fallback_ids_), -1);
+  for (int b = 0; b < 256; ++b) {
+    if (byte_level) {
+      if (auto id = m.vocab_.find(std::string(1, static_cast<char>(b)))) m.byte_ids_[b] = *id;
+    }
+    char name[8];
+    std::snprintf(name, sizeof name, "<0x%02X>", b);
+    if (auto id = m.json_vocab_.find(name)) m.byte_fallback_ids_[b] = *id;
+  }
+  if (!byte_level && m.continuing_subword_prefix_.empty() && m.end_of_word_suffix_.empty())
+    for (int c = 0; c < 128; ++c)
+      if (auto id = m.json_vocab_.find(std::string(1, static_cast<char>(c)))) m.ascii_ids_[c] = *id;
+
+  if (auto unk = model.find("unk_token")) {
+    auto id = m.json_vocab_.find(unk->str());
+    if (!id) unk->fail("unk_token \"" + std::string(unk->str()) + "\" is not in the vocabulary");
+    m.unk_id_ = *id;
+  }
+
+  // Merges: "a b" strings or ["a", "b"] pairs; rank = position.
+  Json merges = model.get("merges");
+  auto list = merges.array();
+  m.merges_.reserve(list.size());
+  std::string merged;
+  for (std::size_t rank = 0; rank < list.size(); ++rank) {
+    const Json& entry = list[rank];
+    std::string_view a, b;
+    if (entry.is_string()) {
+      std::string_view s = entry.str();
+      std::size_t space = s.find(' ');
+      if (space == std::string_view::npos || s.find(' ', space + 1) != std::string_view::npos)
+        entry.fail("a merge string must be two tokens separated by one space");
+      a = s.substr(0, space);
+      b = s.substr(space + 1);
+    } else {
+      auto pair = entry.array();
+      if (pair.size() != 2) entry.fail("a merge must be a pair of tokens");
+      a = pair[0].str();
+      b = pair[1].str();
+    }
+    auto a_id = m.json_vocab_.find(a);
+    auto b_id = m.json_vocab_.find(b);
+    if (!a_id) entry.fail("merge token \"" + std::string(a) + "\" is not in the vocabulary");
+    if (!b_id) entry.fail("merge token \"" + std::string(b) + "\" is not in the vocabulary");
+    std::string_view b_rest = b;
+    const std::string& prefix = m.continuing_subword_prefix_;
+    if (!prefix.empty() && b_rest.substr(0, prefix.size()) == prefix) b_rest.remove_prefix(prefix.size());
+    merged.assign(a);
+    merged.append(b_rest);
+    auto merged_id = m.json_vocab_.find(merged);
+    if (!merged_id) entry.fail("merged token \"" + merged + "\" is not in the vocabulary");
+    m.merges_.insert(*a_id, *b_id, {static_cast<std::uint32_t>(rank), *merged_id});
+  }
+  (void)keyed;
+  return m;
+}
+
+std::optional<TokenId> BpeModel::token_to_id(std::string_view token) const { return json_vocab_.find(token); }
+
+void BpeModel::initial_symbols(std::string_view word, std::vector<TokenId>& symbols) const {
+  symbols.clear();
+  if (byte_level_) {
+    for (unsigned char b : word) {
+      std::int64_t id = byte_ids_[b];
+      if (id >= 0) {
+        symbols.push_back(static_cast<TokenId>(id));
+      } else if (unk_id_) {
+        // A byte-level vocabulary missing an alphabet character: as the reference, unknown.
+        if (!(fuse_unk_ && !symbols.empty() && symbols.back() == *unk_id_)) symbols.push_back(*unk_id_);
+      }
+    }
+    return;
+  }
+  // Character mode (SentencePiece-style vocabularies).
+  bool pending_unk = false;  // an unknown run not yet emitted (fuse_unk)
+  std::string key;
+  std::size_t i = 0;
+  while (i < word.size()) {
+    std::size_t start = i;
+    unsigned char lead = static_cast<unsigned char>(word[i]);
+    i += std::min<std::size_t>(utf8_length(lead), word.size() - i);
+    bool first = start == 0, last = i == word.size();
+    std::int64_t id = -1;
+    if (lead < 0x80 && ascii_ids_[lead] >= 0) {
+      id = ascii_ids_[lead];
+    } else {
+      std::string_view ch = word.substr(start, i - start);
+      std::optional<TokenId> found;
+      if ((first || continuing_subword_prefix_.empty()) && (!last || end_of_word_suffix_.empty())) {
+        found = json_vocab_.find(ch);
+      } else {
+        key.clear();
+        if (!first) key += continuing_subword_prefix_;
+        key += ch;
+        if (last) key += end_of_word_suffix_;
+        found = json_vocab_.find(key);
+      }
+      if (found) id = *found;
+    }
+    if (id >= 0) {
+      if (pending_unk) { symbols.push_back(*unk_id_); pending_unk = false; }
+      symbols.push_back(static_cast<TokenId>(id));
+      continue;
+    }
+    if (byte_fallback_) {
+      // The reference falls back on the bytes of the character as looked up (with any
+      // prefix/suffix), and only when every byte has a token.
+      std::string_view bytes = word.substr(start, i - start);
+      if (!first && !continuing_subword_prefix_.empty()) { key = continuing_subword_prefix_; key += bytes; if (last) key += end_of_word_suffix_; bytes = key; }
+      else if (last && !end_of_word_suffix_.empty()) { key.assign(bytes); key += end_of_word_suffix_; bytes = key; }
+      bool all = true;
+      for (unsigned char b : bytes) all = all && byte_fallback_ids_[b] >= 0;
+      if (all) {
+        if (pending_unk) { symbols.push_back(*unk_id_); pending_unk = false; }
+        for (unsigned char b : bytes) symbols.push_back(static_cast<TokenId>(byte_fallback_ids_[b]));
+        continue;
+      }
+    }
+    if (unk_id_) {
+      if (pending_unk && !fuse_unk_) symbols.push_back(*unk_id_);
+      pending_unk = true;
+    }
+    // Without unk_token the character is dropped, as the reference does.
+  }
+  if (pending_unk) symbols.push_back(*unk_id_);
+}
+
+// Performance note: most words are short (< 16 symbols), where a linear scan for the lowest
+// rank over a small array beats a heap (no allocation, no pointer chasing); tiktoken does the
+// same. Long words (whole SentencePiece texts, 1 MiB inputs without spaces) go to the heap so
+// the worst case stays O(n log n).
+void BpeModel::merge_by_scan(std::vector<TokenId>& symbols) const {
+  std::size_t n = symbols.size();
+  if (n < 2) return;
+  MergeMap::Merge pairs[kScanLimit];
+  for (std::size_t i = 0; i + 1 < n; ++i) pairs[i] = merges_.find(symbols[i], symbols[i + 1]);
+  while (n > 1) {
+    std::size_t best = 0;
+    std::uint32_t best_rank = pairs[0].rank;
+    for (std::size_t i = 1; i + 1 < n; ++i)
+      if (pairs[i].rank < best_rank) { best_rank = pairs[i].rank; best = i; }
+    if (best_rank == MergeMap::kNoRank) break;
+    symbols[best] = pairs[best].id;
+    // Remove symbol best+1 and pair best+1.
+    for (std::size_t i = best + 1; i + 1 < n; ++i) symbols[i] = symbols[i + 1];
+    for (std::size_t i = best + 1; i + 2 < n; ++i) pairs[i] = pairs[i + 1];
+    --n;
+    if (best > 0) pairs[best - 1] = merges_.find(symbols[best - 1], symbols[best]);
+    if (best + 1 < n) pairs[best] = merges_.find(symbols[best], symbols[best + 1]);
+  }
+  symbols.resize(n);
+}
+
+void BpeModel::merge_by_heap(std::vector<TokenId>& symbols) const {
+  const std::size_t n = symbols.size();
+  if (n < 2) return;
+  struct Node { std::int32_t prev, next; };
+  std::vector<Node> links(n);
+  for (std::size_t i = 0; i < n; ++i) links[i] = {static_cast<std::int32_t>(i) - 1, i + 1 < n ? static_cast<std::int32_t>(i + 1) : -1};
+  std::vector<bool> alive(n, true);
+  struct Candidate {
+    std::uint32_t rank, pos, id;
+    bool operator>(const Candidate& o) const { return rank != o.rank ? rank > o.rank : pos > o.pos; }
+  };
+  std::vector<Candidate> storage;
+  storage.reserve(n);
+  std::priority_queue<Candidate, std::vector<Candidate>, std::greater<>> queue(std::greater<>(), std::move(storage));
+  for (std::size_t i = 0; i + 1 < n; ++i) {
+    auto m = merges_.find(symbols[i], symbols[i + 1]);
+    if (m.rank != MergeMap::kNoRank) queue.push({m.rank, static_cast<std::uint32_t>(i), m.id});
+  }
+  while (!queue.empty()) {
+    Candidate top = queue.top();
+    queue.pop();
+    std::uint32_t pos = top.pos;
+    if (!alive[pos] || links[pos].next < 0) continue;
+    std::uint32_t right = static_cast<std::uint32_t>(links[pos].next);
+    // Stale entry: the pair at pos changed since it was queued.
+    auto current = merges_.find(symbols[pos], symbols[right]);
+    if (current.rank != top.rank || current.id != top.id) continue;
+    symbols[pos] = top.id;
+    alive[right] = false;
+    links[pos].next = links[right].next;
+    if (links[right].next >= 0) links[links[right].next].prev = static_cast<std::int32_t>(pos);
+    if (links[pos].prev >= 0) {
+      auto p = static_cast<std::uint32_t>(links[pos].prev);
+      auto m = merges_.find(symbols[p], symbols[pos]);
+      if (m.rank != MergeMap::kNoRank) queue.push({m.rank, p, m.id});
+    }
+    if (links[pos].next >= 0) {
+      auto m = merges_.find(symbols[pos], symbols[links[pos].next]);
+      if (m.rank != MergeMap::kNoRank) queue.push({m.rank, pos, m.id});
+    }
+  }
+  std::size_t out = 0;
+  for (std::size_t i = 0; i < n; ++i)
+    if (alive[i]) symbols[out++] = symbols[i];
+  symbols.resize(out);
+}
+
+void BpeModel::encode_word(std::string_view word, std::vector<TokenId>& out) const {
+  if (ignore_merges_) {
+    if (auto id = (byte_level_ ? vocab_ : json_vocab_).find(word)) {
+      out.push_back(*id);
+      return;
+    }
+  }
+  thread_local std::vector<TokenId> symbols;
+  initial_symbols(word, symbols);
+  if (symbols.size() <= kScanLimit) merge_by_scan(symbols);
+  else merge_by_heap(symbols);
+  out.insert(out.end(), symbols.begin(), symbols.end());
+}
+
+void BpeModel::encode_word_with_heap(std::string_view word, std::vector<TokenId>& out) const {
+  std::vector<TokenId> symbols;
+  initial_symbols(word, symbols);
+  merge_by_heap(symbols);
+  out.insert(out.end(), symbols.begin(), symbols.end());
+}
+
+}  // namespace textedge::detail

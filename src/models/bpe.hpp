@@ -1,0 +1,71 @@
+// The BPE model: turns one pre-tokenized word into token ids by applying merges in rank order,
+// exactly as Hugging Face's BPE does (lowest rank first, leftmost first among equal ranks).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "../hash_tables.hpp"
+#include "../json.hpp"
+#include "textedge/tokenizer.hpp"
+
+namespace textedge::detail {
+
+class BpeModel {
+ public:
+  // `byte_level`: the pre-tokenizer is ByteLevel, so words arrive as raw bytes and each byte
+  // stands for its GPT-2 alphabet character. The vocabulary is then keyed by raw bytes.
+  static BpeModel from_json(const Json& model, bool byte_level);
+
+  // Appends the ids of `word` (non-empty) to `out`.
+  void encode_word(std::string_view word, std::vector<TokenId>& out) const;
+
+  // Largest model id + 1.
+  std::size_t vocab_size() const { return tokens_.size(); }
+  // The token as written in tokenizer.json (GPT-2 alphabet for byte-level vocabularies);
+  // nullptr for ids the model does not have.
+  const std::string* token(TokenId id) const {
+    return id < tokens_.size() && has_token_[id] ? &tokens_[id] : nullptr;
+  }
+  std::optional<TokenId> token_to_id(std::string_view token) const;
+  bool byte_level() const { return byte_level_; }
+  // Raw bytes of a token of a byte-level vocabulary ("" when not byte-level or absent).
+  std::string_view raw_bytes(TokenId id) const {
+    return id < raw_bytes_.size() ? std::string_view(raw_bytes_[id]) : std::string_view();
+  }
+
+  // Words with at most this many initial symbols use the quadratic scan; longer ones the
+  // heap. Exposed so tests can check that both give the same result.
+  static constexpr std::size_t kScanLimit = 48;
+  void encode_word_with_heap(std::string_view word, std::vector<TokenId>& out) const;
+
+ private:
+  // Fills `symbols` with the initial symbols of `word` (characters or bytes; byte fallback;
+  // unknown handling).
+  void initial_symbols(std::string_view word, std::vector<TokenId>& symbols) const;
+  void merge_by_scan(std::vector<TokenId>& symbols) const;
+  void merge_by_heap(std::vector<TokenId>& symbols) const;
+
+  bool byte_level_ = false;
+  bool ignore_merges_ = false;
+  bool byte_fallback_ = false;
+  bool fuse_unk_ = false;
+  std::optional<TokenId> unk_id_;
+  std::string continuing_subword_prefix_;
+  std::string end_of_word_suffix_;
+
+  StringIdMap vocab_;          // model key (raw bytes when byte_level_, else UTF-8) -> id
+  StringIdMap json_vocab_;     // token as in tokenizer.json -> id (only when byte_level_)
+  MergeMap merges_;
+  std::vector<std::string> tokens_;  // id -> token as in tokenizer.json
+  std::vector<bool> has_token_;
+  std::vector<std::string> raw_bytes_;  // byte-level only: id -> raw bytes
+  std::int64_t byte_ids_[256];          // byte-level: byte -> id of its alphabet character (-1: none)
+  std::int64_t ascii_ids_[128];         // char mode: ASCII char -> id (-1: not in vocab)
+  std::int64_t byte_fallback_ids_[256]; // "<0xNN>" -> id (-1: none)
+};
+
+}  // namespace textedge::detail

@@ -1,0 +1,268 @@
+// The Tokenizer pipeline: added tokens -> normalizer -> added (normalized) tokens ->
+// pre-tokenizer -> BPE model -> post-processor; and back through the decoder.
+#include "textedge/tokenizer.hpp"
+
+#include <atomic>
+#include <filesystem>
+#include <thread>
+
+#include "added_vocabulary.hpp"
+#include "decoders/decoder.hpp"
+#include "json.hpp"
+#include "models/bpe.hpp"
+#include "normalizers/normalizer.hpp"
+#include "post_processors/post_processor.hpp"
+#include "pre_tokenizers/pre_tokenizer.hpp"
+#include "utf8.hpp"
+
+namespace textedge {
+
+using namespace detail;
+
+struct Tokenizer::Impl {
+  std::string origin;
+  AddedVocabulary added;
+  std::unique_ptr<Normalizer> normalizer;
+  std::unique_ptr<PreTokenizer> pre_tokenizer;
+  BpeModel model;
+  std::unique_ptr<PostProcessor> post_processor;
+  std::unique_ptr<Decoder> decoder;
+  std::vector<std::string> token_bytes;  // id -> bytes (see Tokenizer::token_bytes)
+  std::size_t vocab_size = 0;
+  std::optional<std::string> bos_token, eos_token, pad_token, unk_token;
+
+  void encode_into(std::string_view text, bool add_special_tokens, std::vector<TokenId>& ids) const;
+  void encode_normalized_piece(std::string_view piece, bool at_start, std::vector<TokenId>& ids) const;
+  const std::string* token_string(TokenId id) const {
+    if (const AddedToken* t = added.by_id(id)) return &t->content;
+    return model.token(id);
+  }
+};
+
+namespace {
+
+std::optional<std::string> config_token(const Json& config, std::string_view key) {
+  auto v = config.find(key);
+  if (!v) return std::nullopt;
+  if (v->is_string()) return std::string(v->str());
+  if (v->is_object()) {
+    if (auto content = v->find("content")) return std::string(content->str());
+  }
+  return std::nullopt;
+}
+
+std::shared_ptr<Tokenizer::Impl> build(const JsonDocument& doc, const std::string& origin) {
+  auto impl = std::make_shared<Tokenizer::Impl>();
+  impl->origin = origin;
+  Json root = doc.root();
+  if (!root.is_object()) root.fail("expected a tokenizer.json object");
+
+  if (auto n = root.find("normalizer")) impl->normalizer = normalizer_from_json(*n);
+  if (auto p = root.find("pre_tokenizer")) impl->pre_tokenizer = pre_tokenizer_from_json(*p);
+
+  Json model = root.get("model");
+  std::string type = model.find("type") ? std::string(model.get("type").str()) : (model.find("merges") ? "BPE" : "");
+  if (type != "BPE") {
+    (model.find("type") ? model.get("type") : model)
+        .fail("model type \"" + type + "\" is not supported yet (supported: BPE; Unigram, WordPiece and WordLevel are planned)");
+  }
+  bool byte_level = impl->pre_tokenizer && impl->pre_tokenizer->is_byte_level();
+  impl->model = BpeModel::from_json(model, byte_level);
+
+  if (auto a = root.find("added_tokens")) impl->added.load(*a, impl->normalizer.get());
+  if (auto p = root.find("post_processor")) impl->post_processor = post_processor_from_json(*p);
+  if (auto d = root.find("decoder")) impl->decoder = decoder_from_json(*d);
+
+  impl->vocab_size = std::max<std::size_t>(impl->model.vocab_size(), impl->added.max_id_plus_one());
+  impl->token_bytes.assign(impl->vocab_size, std::string());
+  for (TokenId id = 0; id < impl->vocab_size; ++id) {
+    const AddedToken* added = impl->added.by_id(id);
+    if (added && added->special) continue;
+    if (!added && impl->model.byte_level() && impl->model.token(id)) {
+      impl->token_bytes[id] = std::string(impl->model.raw_bytes(id));
+      if (!impl->token_bytes[id].empty()) continue;
+    }
+    const std::string* s = impl->token_string(id);
+    if (!s) continue;
+    std::string bytes = *s;
+    if (impl->decoder) impl->decoder->map_token(bytes);
+    impl->token_bytes[id] = std::move(bytes);
+  }
+  return impl;
+}
+
+}  // namespace
+
+Tokenizer Tokenizer::from_json(std::string_view json, const std::string& origin) {
+  JsonDocument doc(json, origin);
+  return Tokenizer(build(doc, origin));
+}
+
+Tokenizer Tokenizer::load(const std::string& path) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  std::string file = path;
+  std::string config_file;
+  if (fs::is_directory(path, ec)) {
+    file = (fs::path(path) / "tokenizer.json").string();
+    if (!fs::exists(file, ec)) throw LoadError(file, "", "no tokenizer.json in model directory " + path);
+    config_file = (fs::path(path) / "tokenizer_config.json").string();
+  } else if (!fs::exists(path, ec)) {
+    throw LoadError(path, "", "no such file or directory");
+  } else {
+    auto sibling = fs::path(path).parent_path() / "tokenizer_config.json";
+    if (fs::path(path).filename() == "tokenizer.json") config_file = sibling.string();
+  }
+  JsonDocument doc = JsonDocument::load(file);
+  auto impl = build(doc, file);
+  if (!config_file.empty() && fs::exists(config_file, ec)) {
+    JsonDocument config = JsonDocument::load(config_file);
+    Json root = config.root();
+    if (!root.is_object()) root.fail("expected a tokenizer_config.json object");
+    impl->bos_token = config_token(root, "bos_token");
+    impl->eos_token = config_token(root, "eos_token");
+    impl->pad_token = config_token(root, "pad_token");
+    impl->unk_token = config_token(root, "unk_token");
+  }
+  return Tokenizer(std::move(impl));
+}
+
+void Tokenizer::Impl::encode_normalized_piece(std::string_view piece, bool at_start, std::vector<TokenId>& ids) const {
+  auto to_model = [&](std::string_view word, bool) { model.encode_word(word, ids); };
+  if (pre_tokenizer) pre_tokenizer->pre_tokenize(piece, at_start, to_model);
+  else to_model(piece, at_start);
+}
+
+void Tokenizer::Impl::encode_into(std::string_view text, bool add_special_tokens, std::vector<TokenId>& ids) const {
+  thread_local std::string normalized;
+  auto push_token = [&](const AddedToken& t) { ids.push_back(t.id); };
+  auto on_raw_text = [&](std::size_t begin, std::size_t end) {
+    std::string_view piece = text.substr(begin, end - begin);
+    bool at_start = begin == 0;
+    if (normalizer) {
+      normalized.assign(piece);
+      normalizer->normalize(normalized);
+      piece = normalized;
+    }
+    if (added.normalized_matcher().empty()) {
+      if (!piece.empty()) encode_normalized_piece(piece, at_start, ids);
+      return;
+    }
+    added.normalized_matcher().split(
+        piece,
+        [&](std::size_t b, std::size_t e) { encode_normalized_piece(piece.substr(b, e - b), at_start && b == 0, ids); },
+        push_token);
+  };
+  added.raw_matcher().split(text, on_raw_text, push_token);
+  if (add_special_tokens && post_processor) post_processor->process(ids);
+}
+
+std::vector<TokenId> Tokenizer::encode(std::string_view text, const EncodeOptions& options) const {
+  std::vector<TokenId> ids;
+  ids.reserve(text.size() / 3 + 4);
+  std::size_t bad = find_invalid_utf8(text);
+  if (bad != std::string_view::npos) {
+    if (!options.lossy_utf8) throw InputError("text is not valid UTF-8", bad);
+    std::string repaired = utf8_lossy(text);
+    impl_->encode_into(repaired, options.add_special_tokens, ids);
+    return ids;
+  }
+  impl_->encode_into(text, options.add_special_tokens, ids);
+  return ids;
+}
+
+std::vector<std::vector<TokenId>> Tokenizer::encode_batch(std::span<const std::string> texts, const EncodeOptions& options,
+                                                          unsigned threads) const {
+  std::vector<std::vector<TokenId>> out(texts.size());
+  if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
+  threads = static_cast<unsigned>(std::min<std::size_t>(threads, texts.size()));
+  if (threads <= 1) {
+    for (std::size_t i = 0; i < texts.size(); ++i) out[i] = encode(texts[i], options);
+    return out;
+  }
+  // Texts are claimed one at a time so uneven lengths still balance.
+  std::atomic<std::size_t> next{0};
+  std::exception_ptr error;
+  std::atomic<bool> failed{false};
+  auto worker = [&] {
+    for (std::size_t i; !failed.load(std::memory_order_relaxed) && (i = next.fetch_add(1)) < texts.size();) {
+      try {
+        out[i] = encode(texts[i], options);
+      } catch (...) {
+        if (!failed.exchange(true)) error = std::current_exception();
+      }
+    }
+  };
+  std::vector<std::thread> pool;
+  for (unsigned t = 1; t < threads; ++t) pool.emplace_back(worker);
+  worker();
+  for (auto& t : pool) t.join();
+  if (error) std::rethrow_exception(error);
+  return out;
+}
+
+std::string Tokenizer::decode(std::span<const TokenId> ids, const DecodeOptions& options) const {
+  const Impl& impl = *impl_;
+  std::vector<std::string> tokens;
+  tokens.reserve(ids.size());
+  for (TokenId id : ids) {
+    const std::string* s = impl.token_string(id);
+    if (!s) continue;  // out of range: skipped, as the reference does
+    if (options.skip_special_tokens && impl.added.is_special_content(*s)) continue;
+    tokens.push_back(*s);
+  }
+  std::string text;
+  if (impl.decoder) {
+    impl.decoder->decode_chain(tokens);
+    std::size_t total = 0;
+    for (auto& t : tokens) total += t.size();
+    text.reserve(total);
+    for (auto& t : tokens) text += t;
+  } else {
+    for (std::size_t i = 0; i < tokens.size(); ++i) {
+      if (i) text += ' ';
+      text += tokens[i];
+    }
+  }
+  return text;
+}
+
+std::string_view Tokenizer::token_bytes(TokenId id) const {
+  return id < impl_->token_bytes.size() ? std::string_view(impl_->token_bytes[id]) : std::string_view();
+}
+const std::vector<std::string>& Tokenizer::vocab_bytes() const { return impl_->token_bytes; }
+std::size_t Tokenizer::vocab_size() const { return impl_->vocab_size; }
+
+std::optional<std::string> Tokenizer::id_to_token(TokenId id) const {
+  const std::string* s = impl_->token_string(id);
+  return s ? std::optional<std::string>(*s) : std::nullopt;
+}
+
+std::optional<TokenId> Tokenizer::token_to_id(std::string_view token) const {
+  if (auto id = impl_->added.id_of(token)) return id;
+  return impl_->model.token_to_id(token);
+}
+
+bool Tokenizer::is_special(TokenId id) const {
+  const AddedToken* t = impl_->added.by_id(id);
+  return t && t->special;
+}
+
+TokenizerInfo Tokenizer::info() const {
+  const Impl& impl = *impl_;
+  TokenizerInfo info;
+  info.model_type = "BPE";
+  info.vocab_size = impl.vocab_size;
+  for (const AddedToken& t : impl.added.tokens()) info.added_tokens.push_back({t.content, t.id, t.special});
+  info.normalizer = impl.normalizer ? impl.normalizer->describe() : "none";
+  info.pre_tokenizer = impl.pre_tokenizer ? impl.pre_tokenizer->describe() : "none";
+  info.post_processor = impl.post_processor ? impl.post_processor->describe() : "none";
+  info.decoder = impl.decoder ? impl.decoder->describe() : "none";
+  info.bos_token = impl.bos_token;
+  info.eos_token = impl.eos_token;
+  info.pad_token = impl.pad_token;
+  info.unk_token = impl.unk_token;
+  return info;
+}
+
+}  // namespace textedge
