@@ -4,7 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-apt_packages=(g++ cmake make pkg-config nodejs npm
+apt_packages=(g++ cmake make pkg-config python3 nodejs npm
   libsimdjson-dev libpcre2-dev libutf8proc-dev libgtest-dev libbenchmark-dev)
 missing=()
 for p in "${apt_packages[@]}"; do

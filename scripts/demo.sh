@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# make demo: the main job on the default model (Qwen3), checked live against the reference.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+model=${MODEL:-models/qwen3}
+te=build/textedge
+ref=tools/reference
+
+sample=$(mktemp); trap 'rm -f "$sample" "$sample".*' EXIT
+python3 - "$sample" <<'PY'
+import json, sys
+lines = [
+    "Hello, world! textedge owns the text boundary of an LLM serving engine.",
+    "def greet(name: str) -> str:\n    return f\"Hi {name}!\"  # 2024-06-01",
+    "Grüße aus Köln — 東京で寿司を食べました。 Привет, мир! مرحبا بالعالم नमस्ते दुनिया",
+    "Emoji: 🧑‍🚀 👍🏽 🇯🇵 ❤️‍🔥 and ZWJ families 👨‍👩‍👧‍👦",
+    "<|im_start|>user\nWhat's 12345 × 678?<|im_end|>\n<|im_start|>assistant\n",
+    "   leading spaces, tabs\t\tand\r\nnewlines\n\n\n",
+]
+open(sys.argv[1], "w").write("\n".join(json.dumps(l, ensure_ascii=False) for l in lines) + "\n")
+PY
+
+echo "== textedge demo: $model"
+$te info -m "$model" | python3 -c '
+import json, sys
+i = json.load(sys.stdin)
+print(f"   model {i[\"model\"]}, vocabulary {i[\"vocab_size\"]}, {i[\"added_tokens\"]} added tokens")
+print(f"   pipeline: normalizer {i[\"normalizer\"]} | pre-tokenizer {i[\"pre_tokenizer\"]}")
+print(f"             post-processor {i[\"post_processor\"]} | decoder {i[\"decoder\"]}")'
+
+$te encode -m "$model" --jsonl < "$sample" > "$sample.te"
+node $ref/encode.js "$model" < "$sample" > "$sample.ref"
+$te decode -m "$model" --jsonl < "$sample.te" > "$sample.dec"
+python3 - "$sample" <<'PY'
+import json, sys
+base = sys.argv[1]
+texts = [json.loads(l) for l in open(base)]
+ours = [json.loads(l) for l in open(base + ".te")]
+refs = [json.loads(l) for l in open(base + ".ref")]
+decs = [json.loads(l) for l in open(base + ".dec")]
+same = 0
+for text, a, b, d in zip(texts, ours, refs, decs):
+    ok = a == b
+    same += ok
+    shown = text if len(text) < 60 else text[:57] + "..."
+    print(f"\n   {json.dumps(shown, ensure_ascii=False)}")
+    print(f"   -> {len(a)} ids {a[:12]}{' ...' if len(a) > 12 else ''}")
+    print(f"   ids identical to Hugging Face tokenizers: {'yes' if ok else 'NO'}; decode round trip: {'exact' if d == text else 'differs'}")
+print(f"\n   {same}/{len(texts)} samples id-identical to the reference (checked live)")
+if same != len(texts):
+    sys.exit(1)
+PY
+
+echo
+echo "== speed, side by side (one thread each, same text, same run)"
+bash scripts/bench_compare.sh --models "$(basename "$model")"
