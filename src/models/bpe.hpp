@@ -49,6 +49,8 @@ class BpeModel {
   void merge_by_scan(std::vector<TokenId>& symbols) const;
   void merge_by_heap(std::vector<TokenId>& symbols) const;
 
+  // Identifies this model in the per-thread word caches.
+  std::uint64_t cache_owner_ = 0;
   bool byte_level_ = false;
   bool ignore_merges_ = false;
   bool byte_fallback_ = false;
