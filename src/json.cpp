@@ -2,6 +2,7 @@
 
 #include <cerrno>
 #include <cstdio>
+#include <algorithm>
 #include <cstring>
 
 namespace textedge::detail {
@@ -129,10 +130,45 @@ std::string read_file(const std::string& path) {
   return data;
 }
 
+namespace {
+// Integers beyond 64 bits are valid JSON (transformers writes model_max_length as
+// 1000000000000000019884624838656) but simdjson refuses them; rewrite such literals as floats.
+std::string widen_big_integers(std::string_view text) {
+  std::string out;
+  out.reserve(text.size() + 16);
+  std::size_t i = 0;
+  while (i < text.size()) {
+    char c = text[i];
+    if (c == '"') {
+      std::size_t j = i + 1;
+      while (j < text.size() && text[j] != '"') j += text[j] == '\\' ? 2 : 1;
+      j = std::min(j + 1, text.size());
+      out.append(text.substr(i, j - i));
+      i = j;
+    } else if ((c >= '0' && c <= '9') || c == '-') {
+      std::size_t j = i + (c == '-');
+      while (j < text.size() && text[j] >= '0' && text[j] <= '9') ++j;
+      bool integer = j == text.size() || (text[j] != '.' && text[j] != 'e' && text[j] != 'E');
+      out.append(text.substr(i, j - i));
+      if (integer && j - i >= 19) out += ".0";
+      i = j;
+    } else {
+      out.push_back(c);
+      ++i;
+    }
+  }
+  return out;
+}
+}  // namespace
+
 JsonDocument::JsonDocument(std::string_view text, std::string file)
     : parser_(std::make_unique<simdjson::dom::parser>()), file_(std::make_shared<const std::string>(std::move(file))) {
   simdjson::padded_string padded(text);
   auto err = parser_->parse(padded).get(root_);
+  if (err == simdjson::NUMBER_ERROR || err == simdjson::NUMBER_OUT_OF_RANGE) {
+    simdjson::padded_string widened(widen_big_integers(text));
+    err = parser_->parse(widened).get(root_);
+  }
   if (err) throw LoadError(*file_, "", std::string("invalid JSON: ") + simdjson::error_message(err));
 }
 
