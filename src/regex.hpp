@@ -1,5 +1,9 @@
 // Regular expressions with the semantics of Oniguruma as Hugging Face tokenizers uses it
 // (Split pre-tokenizer, Replace normalizer/decoder), compiled with PCRE2's JIT.
+//
+// The Oniguruma (Ruby syntax) pattern is translated to PCRE2 first, so that the character sets
+// agree code point for code point with the reference: \s, \w, \d, \h, \p{..}, POSIX brackets and
+// the Unicode 15/16 additions that PCRE2's older tables lack (see regex.cpp).
 #pragma once
 
 #include <cstddef>
@@ -7,24 +11,56 @@
 #include <string>
 #include <string_view>
 
+#include "utf8.hpp"
+
 namespace textedge::detail {
 
 class Regex {
  public:
-  // Throws std::invalid_argument with PCRE2's message and offset when `pattern` is invalid.
+  // Throws std::invalid_argument with PCRE2's message and offset when `pattern` is invalid, or
+  // when it uses an Oniguruma construct PCRE2 cannot express (e.g. class intersection "&&").
   explicit Regex(std::string_view pattern);
   ~Regex();
   Regex(Regex&&) noexcept;
   Regex& operator=(Regex&&) noexcept;
 
   // Leftmost match in `subject` starting the search at byte `start`. Returns false when there
-  // is none. Thread-safe: one Regex may be used from many threads at once.
+  // is none. Thread-safe: one Regex may be used from many threads at once. Lookbehind sees the
+  // bytes before `start`.
   bool find(std::string_view subject, std::size_t start, std::size_t& match_begin, std::size_t& match_end) const;
 
+  // Calls on_match(begin, end) for every match, exactly as the onig crate's find_iter (which
+  // tokenizers uses) yields them: an empty match is dropped when it ends where the previous
+  // match ended, and the search then resumes one character further.
+  template <class OnMatch>
+  void for_each_match(std::string_view subject, OnMatch&& on_match) const {
+    std::size_t search_from = 0, begin = 0, end = 0;
+    bool have_previous = false;
+    std::size_t previous_end = 0;
+    while (search_from <= subject.size() && find(subject, search_from, begin, end)) {
+      if (begin == end && have_previous && previous_end == end) {
+        search_from += search_from < subject.size() ? utf8_length(static_cast<unsigned char>(subject[search_from])) : 1;
+        continue;
+      }
+      search_from = end;
+      have_previous = true;
+      previous_end = end;
+      on_match(begin, end);
+    }
+  }
+
+  // The Oniguruma pattern as given.
   const std::string& pattern() const { return pattern_; }
+  // What PCRE2 compiled (for diagnostics and tests).
+  const std::string& translated_pattern() const { return translated_; }
+
+  // Rewrites an Oniguruma (Ruby syntax) pattern into an equivalent PCRE2 pattern.
+  // Throws std::invalid_argument for constructs that have no PCRE2 equivalent.
+  static std::string translate(std::string_view oniguruma_pattern);
 
  private:
   std::string pattern_;
+  std::string translated_;
   struct Compiled;
   std::unique_ptr<Compiled> compiled_;
 };
