@@ -1,0 +1,112 @@
+#!/usr/bin/env bash
+# Measures textedge against the reference (Hugging Face tokenizers via Node), single-threaded,
+# on the same text in the same run, for each of the six models, and prints a table:
+#   encode MB/s (textedge, reference, speed-up), load ms (both, speed-up),
+#   decode MB/s (both, speed-up), and whether both produced the same number of tokens.
+#
+# Usage: scripts/bench_compare.sh [FILE]      (default: build/corpus/bench.txt, ~3 MB of mostly
+#                                              English prose and code, some multilingual text)
+# Env: MODELS="qwen3 llama2" to pick models; TEXTEDGE=path/to/textedge (default
+#      $BUILD_DIR/textedge, BUILD_DIR default build); MIN_SECONDS (reference repetitions, default 1).
+# Raw results (one JSON line per model and tool) go to build/bench/compare.jsonl.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+file=${1:-build/corpus/bench.txt}
+models=(${MODELS:-qwen3 llama3_1 gemma3 deepseek_v3 gptoss llama2})
+textedge=${TEXTEDGE:-${BUILD_DIR:-build}/textedge}
+min_seconds=${MIN_SECONDS:-1}
+NODE=${NODE:-node}
+PYTHON=${PYTHON:-python3}
+
+if [ $# -eq 0 ] && [ ! -f "$file" ]; then
+  echo "bench_compare: building $file" >&2
+  "$PYTHON" scripts/make_corpus.py
+fi
+[ -f "$file" ] || { echo "bench_compare: no such file: $file" >&2; exit 1; }
+[ -x "$textedge" ] || { echo "bench_compare: $textedge not built (run make build or set TEXTEDGE)" >&2; exit 1; }
+[ -d tools/reference/node_modules/tokenizers ] || { echo "bench_compare: run scripts/setup.sh first" >&2; exit 1; }
+
+mkdir -p build/bench
+results=build/bench/compare.jsonl
+: >"$results"
+
+# Runs a command and appends {"model", "tool", "result": JSON or null, "error": text} to $results.
+record() {
+  local model=$1 tool=$2; shift 2
+  local out err status=0
+  err=$(mktemp)
+  out=$("$@" 2>"$err") || status=$?
+  "$PYTHON" - "$model" "$tool" "$status" "$out" "$err" >>"$results" <<'EOF'
+import json, sys
+model, tool, status, out, err_path = sys.argv[1:6]
+err = open(err_path, encoding="utf-8", errors="replace").read().strip()
+result = None
+for line in reversed(out.strip().splitlines()):
+    try:
+        result = json.loads(line)
+        break
+    except ValueError:
+        continue
+if status != "0" or result is None:
+    msg = (err or out or "no output").splitlines()
+    print(json.dumps({"model": model, "tool": tool, "result": None, "error": msg[-1][:160] if msg else "failed"}))
+else:
+    print(json.dumps({"model": model, "tool": tool, "result": result}))
+EOF
+  rm -f "$err"
+}
+
+size=$(wc -c <"$file")
+echo "bench_compare: $file ($size bytes), single thread, $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg)" >&2
+for m in "${models[@]}"; do
+  echo "bench_compare: $m" >&2
+  record "$m" textedge_encode "$textedge" bench encode -m "models/$m" "$file" --threads 1
+  record "$m" textedge_decode "$textedge" bench decode -m "models/$m" "$file"
+  record "$m" reference env RAYON_NUM_THREADS=1 TOKENIZERS_PARALLELISM=false \
+    "$NODE" tools/reference/bench.js "models/$m" "$file" --min-seconds "$min_seconds"
+done
+
+"$PYTHON" - "$results" "$file" <<'EOF'
+import json, sys
+rows = {}
+for line in open(sys.argv[1], encoding="utf-8"):
+    r = json.loads(line)
+    rows.setdefault(r["model"], {})[r["tool"]] = r
+def get(entry, *keys):
+    v = entry.get("result") if entry else None
+    for k in keys:
+        if not isinstance(v, dict) or k not in v:
+            return None
+        v = v[k]
+    return v
+def num(x, fmt):
+    return format(x, fmt) if isinstance(x, (int, float)) else "-"
+def ratio(a, b):
+    return f"{a / b:.2f}x" if isinstance(a, (int, float)) and isinstance(b, (int, float)) and b > 0 else "-"
+header = ["model", "enc MB/s textedge", "enc MB/s ref", "speed-up", "load ms textedge", "load ms ref", "speed-up",
+          "dec MB/s textedge", "dec MB/s ref", "speed-up", "tokens"]
+table, errors = [], []
+for model, r in rows.items():
+    te, td, ref = r.get("textedge_encode"), r.get("textedge_decode"), r.get("reference")
+    t_mb, r_mb = get(te, "MBps"), get(ref, "encode", "MBps")
+    t_load, r_load = get(te, "load_ms"), get(ref, "load_ms")
+    t_dec, r_dec = get(td, "MBps"), get(ref, "decode", "MBps")
+    t_tok, r_tok = get(te, "tokens"), get(ref, "encode", "tokens")
+    same = "-" if t_tok is None or r_tok is None else ("same" if t_tok == r_tok else f"DIFFER {t_tok} vs {r_tok}")
+    table.append([model, num(t_mb, ".2f"), num(r_mb, ".2f"), ratio(t_mb, r_mb), num(t_load, ".0f"), num(r_load, ".0f"),
+                  ratio(r_load, t_load), num(t_dec, ".2f"), num(r_dec, ".2f"), ratio(t_dec, r_dec), same])
+    for e in (te, td, ref):
+        if e and e.get("error"):
+            errors.append(f"{model} {e['tool']}: {e['error']}")
+widths = [max(len(str(row[i])) for row in [header] + table) for i in range(len(header))]
+fmt = lambda row: "  ".join(str(c).ljust(w) if i == 0 else str(c).rjust(w) for i, (c, w) in enumerate(zip(row, widths)))
+print(f"single-thread throughput on {sys.argv[2]}; speed-up = how many times faster textedge is")
+print(fmt(header))
+print("  ".join("-" * w for w in widths))
+for row in table:
+    print(fmt(row))
+for e in errors:
+    print("error: " + e)
+sys.exit(1 if errors else 0)
+EOF

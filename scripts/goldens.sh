@@ -1,0 +1,96 @@
+#!/usr/bin/env bash
+# Regenerates the reference goldens (build/goldens/MODEL.jsonl) that tests/reference_test.cpp
+# compares textedge against, for every model, but only what is out of date:
+#   - the corpus (build/corpus/*.jsonl, categories.txt) is rebuilt when scripts/make_corpus.py or a model's
+#     tokenizer.json is newer than build/corpus/.stamp (make_corpus.py rewrites only files whose
+#     content changed, so an unchanged corpus does not invalidate the goldens);
+#   - a model's goldens are rebuilt when the corpus, its tokenizer.json, tools/reference/goldens.js,
+#     this script or the reference package is newer than build/goldens/MODEL.stamp.
+# When everything is up to date it only compares modification times.
+#
+# Usage: scripts/goldens.sh [--force] [MODEL...]     (default: all six models)
+# Env: JOBS (models generated in parallel; default 2), NODE (default node), PYTHON (default python3).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+ALL_MODELS=(qwen3 llama3_1 gemma3 deepseek_v3 gptoss llama2)
+force=0
+models=()
+for arg in "$@"; do
+  case "$arg" in
+    --force) force=1 ;;
+    -h|--help) sed -n '2,13p' "$0"; exit 0 ;;
+    *) models+=("$arg") ;;
+  esac
+done
+[ ${#models[@]} -eq 0 ] && models=("${ALL_MODELS[@]}")
+
+NODE=${NODE:-node}
+PYTHON=${PYTHON:-python3}
+JOBS=${JOBS:-2}
+corpus=build/corpus
+goldens=build/goldens
+reference=tools/reference
+mkdir -p "$corpus" "$goldens"
+
+if [ ! -d "$reference/node_modules/tokenizers" ]; then
+  echo "goldens: $reference/node_modules/tokenizers is missing; run scripts/setup.sh" >&2
+  exit 1
+fi
+for m in "${models[@]}"; do
+  if [ ! -f "models/$m/tokenizer.json" ]; then
+    echo "goldens: models/$m/tokenizer.json is missing; run scripts/setup.sh" >&2
+    exit 1
+  fi
+done
+
+# True when $1 is missing or any of the remaining paths is newer than it.
+out_of_date() {
+  local stamp=$1; shift
+  [ "$force" = 1 ] && return 0
+  [ -f "$stamp" ] || return 0
+  [ -n "$(find "$@" -newer "$stamp" -print -quit 2>/dev/null)" ]
+}
+
+corpus_inputs=(scripts/make_corpus.py)
+for m in "${ALL_MODELS[@]}"; do
+  [ -f "models/$m/tokenizer.json" ] && corpus_inputs+=("models/$m/tokenizer.json")
+done
+if out_of_date "$corpus/.stamp" "${corpus_inputs[@]}" || [ ! -f "$corpus/categories.txt" ]; then
+  echo "goldens: building corpus" >&2
+  # Stamp first: anything changing while make_corpus.py runs will be newer than it.
+  touch "$corpus/.stamp.new"
+  "$PYTHON" scripts/make_corpus.py --out "$corpus"
+  mv "$corpus/.stamp.new" "$corpus/.stamp"
+fi
+
+corpus_files=("$corpus"/*.jsonl)
+pids=()
+names=()
+for m in "${models[@]}"; do
+  stamp="$goldens/$m.stamp"
+  if out_of_date "$stamp" "${corpus_files[@]}" "$corpus/categories.txt" "models/$m/tokenizer.json" \
+       "$reference/goldens.js" "$reference/node_modules/tokenizers/package.json" "$0" \
+     || [ ! -f "$goldens/$m.jsonl" ]; then
+    # Throttle to $JOBS concurrent generators (each also uses the reference's own threads).
+    while [ "$(jobs -rp | wc -l)" -ge "$JOBS" ]; do wait -n || true; done
+    (
+      touch "$goldens/$m.stamp.new"
+      "$NODE" "$reference/goldens.js" "models/$m" "$goldens/$m.jsonl" "${corpus_files[@]}"
+      mv "$goldens/$m.stamp.new" "$stamp"
+    ) &
+    pids+=($!)
+    names+=("$m")
+  fi
+done
+
+failed=()
+for i in "${!pids[@]}"; do
+  wait "${pids[$i]}" || failed+=("${names[$i]}")
+done
+if [ ${#failed[@]} -gt 0 ]; then
+  echo "goldens: FAILED for ${failed[*]}" >&2
+  exit 1
+fi
+[ ${#pids[@]} -eq 0 ] && echo "goldens: up to date (${models[*]})" >&2
+exit 0

@@ -1,0 +1,98 @@
+#!/usr/bin/env node
+// Measures the reference (Hugging Face tokenizers through its Node binding) on one model and
+// one text file, the way `textedge bench` measures textedge:
+//   load time of tokenizer.json (Tokenizer.fromFile, in this fresh process);
+//   encode throughput: encodeBatch over ~4 KB chunks of FILE (cut after the first newline
+//     past 4096 bytes, as the CLI does), warmed up once, repeated until >= MIN_SECONDS;
+//   decode throughput: decodeBatch of those chunks' ids, the same way.
+// Run it single-threaded for a fair per-core comparison: RAYON_NUM_THREADS=1 (and
+// TOKENIZERS_PARALLELISM=false), which scripts/bench_compare.sh sets.
+//
+//   node tools/reference/bench.js MODEL_DIR FILE [--min-seconds S] [--add-special-tokens]
+//
+// Prints one JSON line: {"model", "bytes", "load_ms", "encode": {"MBps", "tokens", "seconds",
+// "rounds"}, "decode": {"MBps", "bytes", "tokens", "seconds", "rounds"}} where "seconds" is
+// the time of one pass over the whole file.
+'use strict';
+
+const fs = require('fs');
+const path = require('path');
+const { Tokenizer } = require('./node_modules/tokenizers');
+
+function chunkText(buf, target = 4096) {
+  const chunks = [];
+  let start = 0;
+  while (start < buf.length) {
+    let end = Math.min(buf.length, start + target);
+    if (end < buf.length) {
+      const nl = buf.indexOf(0x0a, end);
+      end = nl < 0 ? buf.length : nl + 1;
+    }
+    chunks.push(buf.subarray(start, end).toString('utf8'));
+    start = end;
+  }
+  return chunks;
+}
+
+async function timeRepeated(minSeconds, fn) {
+  await fn(); // warm-up
+  let rounds = 0;
+  const start = process.hrtime.bigint();
+  let elapsed = 0;
+  do {
+    await fn();
+    rounds++;
+    elapsed = Number(process.hrtime.bigint() - start) / 1e9;
+  } while (elapsed < minSeconds);
+  return { seconds: elapsed / rounds, rounds };
+}
+
+async function main() {
+  const args = process.argv.slice(2);
+  const positional = [];
+  let minSeconds = 1;
+  let addSpecialTokens = false;
+  for (let i = 0; i < args.length; i++) {
+    if (args[i] === '--min-seconds') minSeconds = Number(args[++i]);
+    else if (args[i] === '--add-special-tokens') addSpecialTokens = true;
+    else positional.push(args[i]);
+  }
+  const [modelDir, file] = positional;
+  if (!modelDir || !file || !(minSeconds > 0)) {
+    console.error('usage: node bench.js MODEL_DIR FILE [--min-seconds S] [--add-special-tokens]');
+    process.exit(2);
+  }
+  const buf = fs.readFileSync(file);
+  const chunks = chunkText(buf);
+
+  const t0 = process.hrtime.bigint();
+  const tok = Tokenizer.fromFile(path.join(modelDir, 'tokenizer.json'));
+  const loadMs = Number(process.hrtime.bigint() - t0) / 1e6;
+
+  const options = { addSpecialTokens };
+  const encodings = await tok.encodeBatch(chunks, options);
+  const ids = encodings.map((e) => e.getIds());
+  const tokens = ids.reduce((n, x) => n + x.length, 0);
+  const enc = await timeRepeated(minSeconds, () => tok.encodeBatch(chunks, options));
+
+  const decoded = await tok.decodeBatch(ids, false);
+  const decodedBytes = decoded.reduce((n, s) => n + Buffer.byteLength(s, 'utf8'), 0);
+  const dec = await timeRepeated(minSeconds, () => tok.decodeBatch(ids, false));
+
+  const round = (x, d) => Number(x.toFixed(d));
+  process.stdout.write(JSON.stringify({
+    model: path.basename(path.resolve(modelDir)),
+    bytes: buf.length,
+    chunks: chunks.length,
+    load_ms: round(loadMs, 1),
+    encode: { MBps: round(buf.length / enc.seconds / 1e6, 2), tokens, seconds: round(enc.seconds, 6), rounds: enc.rounds },
+    decode: { MBps: round(decodedBytes / dec.seconds / 1e6, 2), bytes: decodedBytes, tokens,
+      seconds: round(dec.seconds, 6), rounds: dec.rounds },
+    threads: process.env.RAYON_NUM_THREADS || 'default',
+  }) + '\n');
+}
+
+main().catch((err) => {
+  console.error(err && err.stack ? err.stack : err);
+  process.exit(1);
+});
