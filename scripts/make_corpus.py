@@ -755,12 +755,21 @@ def special_token_cases(rng, tokens_by_model):
     cases = []
     all_tokens = []
     for m, toks in sorted(tokens_by_model.items()):
-        sample = toks if len(toks) <= 120 else toks[:40] + rng.sample(toks[40:], 80)
+        # Every distinct-looking token, plus a sample of the numbered families (<unused12>, ...).
+        numbered = [t for t in toks if re.search(r"\d", t)]
+        sample = [t for t in toks if not re.search(r"\d", t)] + rng.sample(numbered, min(30, len(numbered)))
         all_tokens.extend(sample)
         for t in sample:
             cases.append(t)  # alone
     user = ["Hi! What's 2+2?", "Tell me about Zürich.", "\u4F60\u597D\uFF0C\u4E16\u754C", " leading space", "trailing  ",
             "", "\U0001F600 emoji", "Line1\nLine2", "<|im_end|>", "</s>"]
+    html = ["<table><tr><td>1</td><td>x</td></tr></table>", "<b>bold</b> and <i>it</i>", "<s>strike</s>",
+            "<h1>Title</h1>\n<p>para</p>", "<a href=\"x\">link</a>", "<div><span>a</span></div>", "<code>f()</code>",
+            "<img src=x>", "</td >", "<TD>", "<table >", "<br/>"]
+    for _ in range(120):
+        cases.append("".join(rng.choice(html + ["\n" * rng.randint(1, 35), "\t" * rng.randint(1, 35),
+                                                "\u2581" * rng.randint(1, 35), " " * rng.randint(1, 35), "text", " x"])
+                             for _ in range(rng.randint(1, 8))))
     for tpl in CHAT_TEMPLATES:
         for _ in range(6):
             cases.append(tpl.format(u=rng.choice(user), a=rng.choice(user)))
