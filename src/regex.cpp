@@ -546,7 +546,11 @@ class Translator {
       while (j < p_.size() && std::isdigit(static_cast<unsigned char>(p_[j]))) ++j;
       hi = p_.substr(hi_begin, j - hi_begin);
     }
-    bool valid = j < p_.size() && p_[j] == '}' && (!lo.empty() || (comma && !hi.empty())) && last_atom_ != npos;
+    bool valid = j < p_.size() && p_[j] == '}' && (!lo.empty() || (comma && !hi.empty()));
+    if (valid && (lo.size() > 6 || hi.size() > 6)) fail("too big number for repeat range");
+    if (valid && last_atom_ == npos) fail("target of repeat operator is not specified");
+    // Oniguruma swaps bounds given out of order: a{3,2} is a{2,3} (PCRE2 would refuse it).
+    if (valid && !lo.empty() && !hi.empty() && std::stoul(std::string(lo)) > std::stoul(std::string(hi))) std::swap(lo, hi);
     if (!valid) {
       out_ += "\\{";
       ++i_;
