@@ -709,6 +709,48 @@ def json_value(rng, depth=0):
     return [json_value(rng, depth + 1) for _ in range(rng.randint(0, 6))]
 
 
+def sweep_ranges():
+    """Every code point of planes 0-2 and the tag/variation-selector block, some of 3 and 15-16."""
+    yield from ((0x0000, 0xD7FF), (0xE000, 0xFFFF), (0x10000, 0x2FFFF), (0x30000, 0x323AF),
+                (0xE0000, 0xE01EF), (0xF0000, 0xF00FF), (0x10FF00, 0x10FFFF))
+
+
+def gen_codepoint_sweep(rng):
+    """Each code point in contexts that expose how pre-tokenizer patterns classify it (letter,
+    number, mark, space, upper/lower case) and how normalizers treat it; one case per 256."""
+    contexts = ["{c}", " {c}", "a{c}", "{c}a", "1{c}", "'{c}", "{c}{c}", " {c}\n", "A{c}b", "{c}'s"]
+    cases = []
+    for lo, hi in sweep_ranges():
+        for start in range(lo, hi + 1, 256):
+            parts = []
+            for cp in range(start, min(hi, start + 255) + 1):
+                parts.append(rng.choice(contexts).format(c=chr(cp)))
+            cases.append("".join(parts))
+    return cases
+
+
+def gen_composition_cases(rng):
+    """Canonically decomposable characters written decomposed (NFC must recompose them) and
+    Hangul syllables written as conjoining jamo."""
+    decomposed = []
+    for cp in range(0x110000):
+        if 0xD800 <= cp <= 0xDFFF:
+            continue
+        ch = chr(cp)
+        d = unicodedata.decomposition(ch)
+        if d and not d.startswith("<"):
+            nfd = unicodedata.normalize("NFD", ch)
+            if nfd != ch:
+                decomposed.append(nfd)
+    hangul = [unicodedata.normalize("NFD", chr(0xAC00 + i)) for i in rng.sample(range(11172), 3000)]
+    pool = decomposed + hangul
+    rng.shuffle(pool)
+    cases = []
+    for i in range(0, len(pool), 64):
+        cases.append(rng.choice(["", " ", "x"]).join(pool[i:i + 64]))
+    return cases
+
+
 # ----------------------------------------------------------------------------- special tokens
 
 def model_special_tokens():
@@ -911,6 +953,10 @@ def build(rng_seed):
     cats["random_codepoints"] = ([random_codepoint(r) for _ in range(400)]
                                  + [gen_random_codepoints(r, int(2 ** r.uniform(1, 12))) for _ in range(120)])
 
+    # Every code point in context, and NFC compositions.
+    cats["codepoint_sweep"] = gen_codepoint_sweep(sub("codepoint_sweep"))
+    cats["composition"] = gen_composition_cases(sub("composition"))
+
     # Very long words and runs.
     r = sub("long")
     letters = "abcdefghijklmnopqrstuvwxyz"
@@ -942,7 +988,7 @@ def build(rng_seed):
 
     # Everything mixed together.
     r = sub("mixed")
-    pool = [c for name, cs in cats.items() if name not in ("long",) for c in cs if 0 < len(c) < 400]
+    pool = [c for name, cs in cats.items() if name not in ("long", "codepoint_sweep", "composition") for c in cs if 0 < len(c) < 400]
     mixed = []
     for _ in range(400):
         mixed.append("".join(r.choice(pool) + r.choice(["", " ", "\n", ws_run(r, 3)])
