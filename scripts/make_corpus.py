@@ -751,6 +751,31 @@ def gen_composition_cases(rng):
     return cases
 
 
+# Short pieces where pre-tokenizer patterns disagree most easily: contractions, letter case
+# classes (Lu Ll Lt Lm Lo), marks, every kind of number and space, punctuation runs, symbols.
+FUZZ_ALPHABET = [
+    " ", "  ", "   ", "\t", "\n", "\r", "\r\n", "\n\n", " \n", "\u00a0", "\u3000", "\u2028", "\u0085", "\x0b",
+    "\x0c", "\u200b", "\u2009", "'", "\u2019", "''", "'s", "'S", "'t", "'T", "'re", "'RE", "'rE", "'ve", "'Ve", "'m",
+    "'M", "'ll", "'LL", "'lL", "'d", "'D", "\u2019s", "\u2019LL", "s", "t", "re", "ll", "a", "A", "Ab", "aB", "AB",
+    "ab", "I", "\u01C5", "\u02B0", "\u00AA", "\u4E2D", "\u3042", "\u30A2", "\uAC00", "\u00e9", "\u00C9", "e\u0301",
+    "\u0301", "\u0903", "\u20DD", "\u0E31", "\u093F", "1", "12", "123", "1234", "0", "\u0663", "\u06F5",
+    "\u0967", "\u2167", "\u00BD", "\u00B2", "\uFF11", "\U0001D7CF", "!", "?", ".", ",", "...", "/", "//", "(",
+    ")", "$", "_", "-", "--", "\u2014", "\u00AB", "\u00BB", "@", "#", "%", "&", "*", "+", "=", "<", ">", "[", "]", "{",
+    "}", "|", "~", "`", "^", "\\", "\"", ";", ":", "\U0001F600", "\U0001F44D\U0001F3FD", "\u200d", "\ufe0f",
+    "\u2581", "\u2581\u2581", "<s>", "</s>", "<|endoftext|>", "<|im_end|>", "<bos>", "<\uff5cUser\uff5c>", "\x00",
+    "\x7f", "\u0080", "\ufeff", "\U0010FFFF", "\u05D0", "\u0627", "\u0E01", "\u1000", "\u0915\u094D",
+    "\u03A3", "\u03C3", "\u0130", "\u0131", "\u1E9E", "\u00DF", "\uFB01", "\u2160", "\u24B6", "\U00010400",
+    "\U0001E900", "x\u0308", "http://x.y/z?a=1", "3.14", "1,000", "-5", "1e10", "0x1F",
+]
+
+
+def gen_fuzz_cases(rng, n):
+    cases = []
+    for _ in range(n):
+        cases.append("".join(rng.choice(FUZZ_ALPHABET) for _ in range(rng.randint(1, 16))))
+    return cases
+
+
 # ----------------------------------------------------------------------------- special tokens
 
 def model_special_tokens():
@@ -953,6 +978,8 @@ def build(rng_seed):
     cats["random_codepoints"] = ([random_codepoint(r) for _ in range(400)]
                                  + [gen_random_codepoints(r, int(2 ** r.uniform(1, 12))) for _ in range(120)])
 
+    cats["fuzz"] = gen_fuzz_cases(sub("fuzz"), 5000)
+
     # Every code point in context, and NFC compositions.
     cats["codepoint_sweep"] = gen_codepoint_sweep(sub("codepoint_sweep"))
     cats["composition"] = gen_composition_cases(sub("composition"))
@@ -988,7 +1015,7 @@ def build(rng_seed):
 
     # Everything mixed together.
     r = sub("mixed")
-    pool = [c for name, cs in cats.items() if name not in ("long", "codepoint_sweep", "composition") for c in cs if 0 < len(c) < 400]
+    pool = [c for name, cs in cats.items() if name not in ("long", "codepoint_sweep", "composition", "fuzz") for c in cs if 0 < len(c) < 400]
     mixed = []
     for _ in range(400):
         mixed.append("".join(r.choice(pool) + r.choice(["", " ", "\n", ws_run(r, 3)])
