@@ -18,6 +18,8 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
+#include <cstdint>
+#include <cstring>
 #include <stdexcept>
 #include <vector>
 
@@ -77,16 +79,50 @@ constexpr UnicodeAddition kOtherUnicodeAdditions[] = {
     {"emoji", "\\x{1F6DC}\\x{1FA75}-\\x{1FA77}\\x{1FA87}-\\x{1FA89}\\x{1FA8F}\\x{1FAAD}-\\x{1FAAF}\\x{1FABB}-\\x{1FABF}\\x{1FAC6}\\x{1FACE}-\\x{1FACF}\\x{1FADA}-\\x{1FADC}\\x{1FADF}\\x{1FAE8}-\\x{1FAE9}\\x{1FAF7}-\\x{1FAF8}"},
 };
 
+// What the running translation does with the additions: leave them out (for the fast program)
+// or list the ones it used. Translation runs on one thread, so a thread_local carries this.
+struct AdditionPolicy {
+  bool include = true;
+  std::vector<std::string_view> used;
+};
+thread_local AdditionPolicy* t_additions = nullptr;
+
+std::string_view use_addition(std::string_view items) {
+  if (items.empty() || !t_additions) return items;
+  if (!t_additions->include) return {};
+  t_additions->used.push_back(items);
+  return items;
+}
+
 std::string_view additions_for(std::string_view property) {
   for (const auto& a : kUnicodeAdditions)
-    if (a.property == property) return a.items;
+    if (a.property == property) return use_addition(a.items);
   return {};
 }
 
 std::string_view other_additions_for(std::string_view loose) {
   for (const auto& a : kOtherUnicodeAdditions)
-    if (a.property == loose) return a.items;
+    if (a.property == loose) return use_addition(a.items);
   return {};
+}
+
+// Parses the "\x{A}-\x{B}\x{C}" lists of the tables above.
+void parse_addition_ranges(std::string_view items, std::vector<std::pair<char32_t, char32_t>>& out) {
+  auto number = [&](std::size_t& i) {
+    char32_t v = 0;
+    i += 3;  // "\x{"
+    while (items[i] != '}') v = v * 16 + static_cast<char32_t>(std::isdigit(static_cast<unsigned char>(items[i])) ? items[i] - '0' : (items[i] | 0x20) - 'a' + 10), ++i;
+    ++i;
+    return v;
+  };
+  for (std::size_t i = 0; i < items.size();) {
+    char32_t first = number(i), last = first;
+    if (i < items.size() && items[i] == '-') {
+      ++i;
+      last = number(i);
+    }
+    out.emplace_back(first, last);
+  }
 }
 
 // A set of code points as the inside of a PCRE2 class, possibly complemented.
@@ -612,44 +648,112 @@ std::string pcre2_message(int code) {
 
 }  // namespace
 
-struct Regex::Compiled {
-  pcre2_code* code = nullptr;
-  bool jit = false;
-  ~Compiled() { pcre2_code_free(code); }
-};
-
 std::string Regex::translate(std::string_view oniguruma_pattern) { return Translator(oniguruma_pattern).run(); }
 
-Regex::Regex(std::string_view pattern) : pattern_(pattern), translated_(translate(pattern)), compiled_(std::make_unique<Compiled>()) {
+namespace {
+
+std::unique_ptr<pcre2_code, void (*)(pcre2_code*)> compile(const std::string& pattern, const std::string& translated) {
   pcre2_compile_context* context = pcre2_compile_context_create(nullptr);
   pcre2_set_newline(context, PCRE2_NEWLINE_LF);
   int error = 0;
   PCRE2_SIZE offset = 0;
-  compiled_->code = pcre2_compile(reinterpret_cast<PCRE2_SPTR>(translated_.data()), translated_.size(),
-                                  PCRE2_UTF | PCRE2_UCP | PCRE2_MULTILINE | PCRE2_NO_UTF_CHECK, &error, &offset, context);
+  pcre2_code* code = pcre2_compile(reinterpret_cast<PCRE2_SPTR>(translated.data()), translated.size(),
+                                   PCRE2_UTF | PCRE2_UCP | PCRE2_MULTILINE | PCRE2_NO_UTF_CHECK, &error, &offset, context);
   pcre2_compile_context_free(context);
-  if (!compiled_->code) {
-    std::string message = "invalid regex \"" + pattern_ + "\": " + pcre2_message(error) + " at offset " + std::to_string(offset);
-    if (translated_ != pattern_) message += " of the PCRE2 translation \"" + translated_ + "\"";
+  if (!code) {
+    std::string message = "invalid regex \"" + pattern + "\": " + pcre2_message(error) + " at offset " + std::to_string(offset);
+    if (translated != pattern) message += " of the PCRE2 translation \"" + translated + "\"";
     throw std::invalid_argument(message);
   }
-  compiled_->jit = pcre2_jit_compile(compiled_->code, PCRE2_JIT_COMPLETE) == 0;
+  return {code, pcre2_code_free};
+}
+
+}  // namespace
+
+struct Regex::Compiled {
+  std::unique_ptr<pcre2_code, void (*)(pcre2_code*)> code;
+  bool jit = false;
+  explicit Compiled(std::unique_ptr<pcre2_code, void (*)(pcre2_code*)> c) : code(std::move(c)) {
+    jit = pcre2_jit_compile(code.get(), PCRE2_JIT_COMPLETE) == 0;
+  }
+};
+
+Regex::Regex(std::string_view pattern) : pattern_(pattern) {
+  AdditionPolicy exact;
+  t_additions = &exact;
+  try {
+    translated_ = translate(pattern);
+  } catch (...) {
+    t_additions = nullptr;
+    throw;
+  }
+  t_additions = nullptr;
+  compiled_ = std::make_unique<Compiled>(compile(pattern_, translated_));
+  if (exact.used.empty()) return;
+  AdditionPolicy without;
+  without.include = false;
+  t_additions = &without;
+  std::string fast_pattern = translate(pattern);
+  t_additions = nullptr;
+  fast_ = std::make_unique<Compiled>(compile(pattern_, fast_pattern));
+  for (std::string_view items : exact.used) parse_addition_ranges(items, addition_ranges_);
+  std::sort(addition_ranges_.begin(), addition_ranges_.end());
+  std::vector<std::pair<char32_t, char32_t>> merged;
+  for (auto r : addition_ranges_) {
+    if (!merged.empty() && r.first <= merged.back().second + 1) merged.back().second = std::max(merged.back().second, r.second);
+    else merged.push_back(r);
+  }
+  addition_ranges_ = std::move(merged);
+  first_addition_ = addition_ranges_.front().first;
 }
 
 Regex::~Regex() = default;
 Regex::Regex(Regex&&) noexcept = default;
 Regex& Regex::operator=(Regex&&) noexcept = default;
 
+const Regex::Compiled& Regex::program_for(std::string_view subject) const {
+  if (!fast_) return *compiled_;
+  // Code points below first_addition_ start with a smaller lead byte (or are continuation bytes).
+  unsigned char min_lead = first_addition_ < 0x80 ? 0 : first_addition_ < 0x800 ? 0xC0 | (first_addition_ >> 6)
+                         : first_addition_ < 0x10000 ? 0xE0 | (first_addition_ >> 12) : 0xF0 | (first_addition_ >> 18);
+  const auto* s = reinterpret_cast<const unsigned char*>(subject.data());
+  std::size_t n = subject.size(), i = 0;
+  while (i < n) {
+    if (i + 8 <= n) {
+      std::uint64_t word;
+      std::memcpy(&word, s + i, 8);
+      if (!(word & 0x8080808080808080ULL)) {
+        i += 8;
+        continue;
+      }
+    }
+    if (s[i] < min_lead) {
+      ++i;
+      continue;
+    }
+    char32_t cp = next_code_point(subject, i);
+    if (cp < first_addition_) continue;
+    auto it = std::upper_bound(addition_ranges_.begin(), addition_ranges_.end(), std::pair<char32_t, char32_t>(cp, 0x10FFFF));
+    if (it != addition_ranges_.begin() && cp <= std::prev(it)->second) return *compiled_;
+  }
+  return *fast_;
+}
+
 bool Regex::find(std::string_view subject, std::size_t start, std::size_t& match_begin, std::size_t& match_end) const {
+  return find_with(*compiled_, subject, start, match_begin, match_end);
+}
+
+bool Regex::find_with(const Compiled& program, std::string_view subject, std::size_t start, std::size_t& match_begin,
+                      std::size_t& match_end) const {
   ThreadMatchState& state = thread_match_state();
   auto text = reinterpret_cast<PCRE2_SPTR>(subject.data() ? subject.data() : "");
   int rc;
-  if (compiled_->jit) {
-    rc = pcre2_jit_match(compiled_->code, text, subject.size(), start, 0, state.data, nullptr);
+  if (program.jit) {
+    rc = pcre2_jit_match(program.code.get(), text, subject.size(), start, 0, state.data, nullptr);
     if (rc == PCRE2_ERROR_JIT_STACKLIMIT)
-      rc = pcre2_jit_match(compiled_->code, text, subject.size(), start, 0, state.data, state.big_stack_ctx());
+      rc = pcre2_jit_match(program.code.get(), text, subject.size(), start, 0, state.data, state.big_stack_ctx());
   } else {
-    rc = pcre2_match(compiled_->code, text, subject.size(), start, PCRE2_NO_UTF_CHECK, state.data, nullptr);
+    rc = pcre2_match(program.code.get(), text, subject.size(), start, PCRE2_NO_UTF_CHECK, state.data, nullptr);
   }
   if (rc == PCRE2_ERROR_NOMATCH) return false;
   if (rc < 0) throw std::runtime_error("regex \"" + pattern_ + "\": " + pcre2_message(rc));

@@ -10,6 +10,8 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 #include "utf8.hpp"
 
@@ -34,10 +36,11 @@ class Regex {
   // match ended, and the search then resumes one character further.
   template <class OnMatch>
   void for_each_match(std::string_view subject, OnMatch&& on_match) const {
+    const Compiled& program = program_for(subject);
     std::size_t search_from = 0, begin = 0, end = 0;
     bool have_previous = false;
     std::size_t previous_end = 0;
-    while (search_from <= subject.size() && find(subject, search_from, begin, end)) {
+    while (search_from <= subject.size() && find_with(program, subject, search_from, begin, end)) {
       if (begin == end && have_previous && previous_end == end) {
         search_from += search_from < subject.size() ? utf8_length(static_cast<unsigned char>(subject[search_from])) : 1;
         continue;
@@ -49,6 +52,9 @@ class Regex {
     }
   }
 
+  // Whether for_each_match would run the faster program (see program_for) over `subject`.
+  bool uses_fast_program(std::string_view subject) const { return fast_ && &program_for(subject) == fast_.get(); }
+
   // The Oniguruma pattern as given.
   const std::string& pattern() const { return pattern_; }
   // What PCRE2 compiled (for diagnostics and tests).
@@ -59,10 +65,20 @@ class Regex {
   static std::string translate(std::string_view oniguruma_pattern);
 
  private:
+  struct Compiled;
+  // The program to run over all of `subject`: the one without the Unicode 15/16 additions when
+  // no code point of `subject` is among them (it is much faster: PCRE2 runs a lone \p{L}
+  // repeat far quicker than a class holding \p{L} and ranges), else the exact one.
+  const Compiled& program_for(std::string_view subject) const;
+  bool find_with(const Compiled& program, std::string_view subject, std::size_t start, std::size_t& match_begin,
+                 std::size_t& match_end) const;
+
   std::string pattern_;
   std::string translated_;
-  struct Compiled;
   std::unique_ptr<Compiled> compiled_;
+  std::unique_ptr<Compiled> fast_;  // null when the pattern uses no additions
+  std::vector<std::pair<char32_t, char32_t>> addition_ranges_;  // sorted, merged
+  char32_t first_addition_ = 0;
 };
 
 }  // namespace textedge::detail

@@ -532,6 +532,37 @@ TEST(Regex, RealPatternsOverEveryCodePoint) {
   }
 }
 
+// for_each_match runs a program without the Unicode 15/16 additions over text that has none of
+// them; over every other code point it must agree with the exact program find() uses.
+TEST(Regex, FastProgramAgreesWhereItIsUsed) {
+  const AllCodePoints& all = all_code_points();
+  std::vector<std::string_view> patterns(std::begin(kRealPatterns), std::end(kRealPatterns));
+  for (std::string_view p : {"\\p{L}+"sv, "[^\\s\\p{L}\\p{N}]"sv, "\\w+\\b"sv, "[[:punct:]]"sv, "\\p{Cn}"sv, "\\p{^Han}+"sv})
+    patterns.push_back(p);
+  for (std::string_view pattern : patterns) {
+    Regex regex(pattern);
+    std::string text;
+    for (char32_t c : all.code_points) {
+      std::string one = textedge::detail::utf8(c);
+      if (regex.uses_fast_program(one) || !regex.uses_fast_program("a")) text += one;
+    }
+    EXPECT_FALSE(regex.uses_fast_program(all.text)) << pattern;
+    EXPECT_EQ(regex.uses_fast_program(text), regex.uses_fast_program("a")) << pattern;
+    std::vector<std::pair<std::size_t, std::size_t>> fast, exact;
+    regex.for_each_match(text, [&](std::size_t b, std::size_t e) { fast.emplace_back(b, e); });
+    std::size_t from = 0, b = 0, e = 0, previous_end = std::string::npos;
+    while (from <= text.size() && regex.find(text, from, b, e)) {
+      if (b == e && e == previous_end) {
+        from += from < text.size() ? textedge::detail::utf8_length(static_cast<unsigned char>(text[from])) : 1;
+        continue;
+      }
+      exact.emplace_back(b, e);
+      from = previous_end = e;
+    }
+    EXPECT_EQ(fast, exact) << pattern;
+  }
+}
+
 TEST(Regex, SpaceIsWhiteSpaceOnly) {
   // Oniguruma's \s is White_Space; PCRE2's own \s would also take U+180E.
   Regex space("\\s");

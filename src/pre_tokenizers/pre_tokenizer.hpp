@@ -29,6 +29,9 @@ class PreTokenizer {
   // True for ByteLevel: the model must encode the pieces byte by byte through the GPT-2 byte
   // alphabet. The mapping itself is done by the model (it keys its vocabulary by raw bytes).
   virtual bool is_byte_level() const { return false; }
+  // True when every piece comes out unchanged and whole (ByteLevel without prefix space or
+  // regex): a Sequence then skips the stage.
+  virtual bool passes_through() const { return false; }
   virtual std::string describe() const = 0;
 };
 
