@@ -19,8 +19,10 @@ class Decoder {
   virtual void decode_chain(std::vector<std::string>& tokens) const = 0;
   // The context-free part of decoding one token, for Tokenizer::token_bytes: e.g. ByteLevel
   // maps the GPT-2 alphabet back to raw bytes, ByteFallback turns "<0x0A>" into byte 0x0A,
-  // Replace replaces. Rules that depend on position (Strip, Metaspace's first token, CTC
-  // dedup) are not applied. Default: unchanged.
+  // Replace replaces. The token is treated as one in the middle of the text (Metaspace and
+  // WordPiece as for a token that is not the first, BPEDecoder as for one that is not the last);
+  // rules that depend on position (Strip, CTC dedup) are not applied and nothing is repaired.
+  // Default: unchanged. Each component says what it does.
   virtual void map_token(std::string& token) const { (void)token; }
   virtual std::string describe() const = 0;
 };
