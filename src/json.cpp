@@ -162,17 +162,23 @@ std::string widen_big_integers(std::string_view text) {
 }  // namespace
 
 JsonDocument::JsonDocument(std::string_view text, std::string file)
+    : JsonDocument(simdjson::padded_string(text), std::move(file)) {}
+
+JsonDocument::JsonDocument(simdjson::padded_string padded, std::string file)
     : parser_(std::make_unique<simdjson::dom::parser>()), file_(std::make_shared<const std::string>(std::move(file))) {
-  simdjson::padded_string padded(text);
   auto err = parser_->parse(padded).get(root_);
   if (err == simdjson::NUMBER_ERROR || err == simdjson::NUMBER_OUT_OF_RANGE) {
-    simdjson::padded_string widened(widen_big_integers(text));
+    simdjson::padded_string widened(widen_big_integers(std::string_view(padded.data(), padded.size())));
     err = parser_->parse(widened).get(root_);
   }
   if (err) throw LoadError(*file_, "", std::string("invalid JSON: ") + simdjson::error_message(err));
 }
 
-JsonDocument JsonDocument::load(const std::string& path) { return JsonDocument(read_file(path), path); }
+JsonDocument JsonDocument::load(const std::string& path) {
+  simdjson::padded_string padded;
+  if (simdjson::padded_string::load(path).get(padded)) read_file(path);  // throws with the reason
+  return JsonDocument(std::move(padded), path);
+}
 
 Json JsonDocument::root() const { return Json(root_, "$", file_); }
 

@@ -63,6 +63,7 @@ class JsonDocument {
  public:
   // Parses `text`; `file` names it in errors.
   JsonDocument(std::string_view text, std::string file);
+  JsonDocument(simdjson::padded_string text, std::string file);
   static JsonDocument load(const std::string& path);
   Json root() const;
 

@@ -27,14 +27,14 @@ struct Tokenizer::Impl {
   BpeModel model;
   std::unique_ptr<PostProcessor> post_processor;
   std::unique_ptr<Decoder> decoder;
-  std::vector<std::string> token_bytes;  // id -> bytes (see Tokenizer::token_bytes)
+  StringList token_bytes;  // id -> bytes (see Tokenizer::token_bytes)
   std::size_t vocab_size = 0;
   std::optional<std::string> bos_token, eos_token, pad_token, unk_token;
 
   void encode_into(std::string_view text, bool add_special_tokens, std::vector<TokenId>& ids) const;
   void encode_normalized_piece(std::string_view piece, bool at_start, std::vector<TokenId>& ids) const;
-  const std::string* token_string(TokenId id) const {
-    if (const AddedToken* t = added.by_id(id)) return &t->content;
+  std::optional<std::string_view> token_string(TokenId id) const {
+    if (const AddedToken* t = added.by_id(id)) return t->content;
     return model.token(id);
   }
 };
@@ -74,20 +74,26 @@ std::shared_ptr<Tokenizer::Impl> build(const JsonDocument& doc, const std::strin
   if (auto d = root.find("decoder")) impl->decoder = decoder_from_json(*d);
 
   impl->vocab_size = std::max<std::size_t>(impl->model.vocab_size(), impl->added.max_id_plus_one());
-  impl->token_bytes.assign(impl->vocab_size, std::string());
+  // Token bytes: byte-level model tokens view the model's raw bytes; the rest (SentencePiece
+  // pieces, added tokens) go through the decoder's per-token mapping.
+  std::vector<std::string_view> bytes(impl->vocab_size);
+  std::vector<std::string> mapped;
+  mapped.reserve(impl->vocab_size);
   for (TokenId id = 0; id < impl->vocab_size; ++id) {
     const AddedToken* added = impl->added.by_id(id);
     if (added && added->special) continue;
-    if (!added && impl->model.byte_level() && impl->model.token(id)) {
-      impl->token_bytes[id] = std::string(impl->model.raw_bytes(id));
-      if (!impl->token_bytes[id].empty()) continue;
+    if (!added && impl->model.byte_level() && !impl->model.raw_bytes(id).empty()) {
+      bytes[id] = impl->model.raw_bytes(id);
+      continue;
     }
-    const std::string* s = impl->token_string(id);
+    auto s = impl->token_string(id);
     if (!s) continue;
-    std::string bytes = *s;
-    if (impl->decoder) impl->decoder->map_token(bytes);
-    impl->token_bytes[id] = std::move(bytes);
+    std::string token(*s);
+    if (impl->decoder) impl->decoder->map_token(token);
+    mapped.push_back(std::move(token));
+    bytes[id] = mapped.back();  // stable: capacity reserved above
   }
+  impl->token_bytes = StringList(bytes);
   return impl;
 }
 
@@ -206,10 +212,10 @@ std::string Tokenizer::decode(std::span<const TokenId> ids, const DecodeOptions&
   std::vector<std::string> tokens;
   tokens.reserve(ids.size());
   for (TokenId id : ids) {
-    const std::string* s = impl.token_string(id);
+    auto s = impl.token_string(id);
     if (!s) continue;  // out of range: skipped, as the reference does
     if (options.skip_special_tokens && impl.added.is_special_content(*s)) continue;
-    tokens.push_back(*s);
+    tokens.emplace_back(*s);
   }
   std::string text;
   if (impl.decoder) {
@@ -228,13 +234,17 @@ std::string Tokenizer::decode(std::span<const TokenId> ids, const DecodeOptions&
 }
 
 std::string_view Tokenizer::token_bytes(TokenId id) const {
-  return id < impl_->token_bytes.size() ? std::string_view(impl_->token_bytes[id]) : std::string_view();
+  return impl_->token_bytes[id];
 }
-const std::vector<std::string>& Tokenizer::vocab_bytes() const { return impl_->token_bytes; }
+std::vector<std::string_view> Tokenizer::vocab_bytes() const {
+  std::vector<std::string_view> out(impl_->token_bytes.size());
+  for (std::size_t id = 0; id < out.size(); ++id) out[id] = impl_->token_bytes[id];
+  return out;
+}
 std::size_t Tokenizer::vocab_size() const { return impl_->vocab_size; }
 
 std::optional<std::string> Tokenizer::id_to_token(TokenId id) const {
-  const std::string* s = impl_->token_string(id);
+  auto s = impl_->token_string(id);
   return s ? std::optional<std::string>(*s) : std::nullopt;
 }
 

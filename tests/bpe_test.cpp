@@ -35,6 +35,27 @@ void check_strategies_agree(const std::string& model_name, bool byte_level) {
 }
 
 TEST(Bpe, ScanAndHeapAgreeByteLevel) { check_strategies_agree("qwen3", true); }
+
+// Long SentencePiece words are encoded piece by piece, split before U+2581; the result must be
+// the one of merging the whole word (Gemma 3 has a merge across such a boundary: ">" + "▁</").
+TEST(Bpe, SplittingBeforeMetaspaceChangesNothing) {
+  for (const char* name : {"gemma3", "llama2"}) {
+    JsonDocument doc = JsonDocument::load(model_path(name) + "/tokenizer.json");
+    BpeModel model = BpeModel::from_json(doc.root().get("model"), false);
+    static const std::vector<std::string> pieces = {"\xE2\x96\x81", "\xE2\x96\x81", ">", "</", "b", "the", "\xE2\x96\x81</", "a",
+                                                    "\xF0\x9F\x99\x82", "\xEA\xB0\x80", "\xF3\xA0\x80\x81", "\n", "<", "0"};
+    std::mt19937 rng(3);
+    for (int i = 0; i < 2000; ++i) {
+      std::string word;
+      std::size_t n = 1 + rng() % 80;
+      for (std::size_t k = 0; k < n; ++k) word += pieces[rng() % pieces.size()];
+      std::vector<TokenId> split, whole;
+      model.encode_word(word, split);
+      model.encode_word_with_heap(word, whole);
+      ASSERT_EQ(split, whole) << name << " word " << testing::PrintToString(word);
+    }
+  }
+}
 TEST(Bpe, ScanAndHeapAgreeSentencePiece) { check_strategies_agree("llama2", false); }
 
 TEST(Bpe, MissingMergeTokenNamesPath) {

@@ -69,8 +69,8 @@ class Tokenizer {
   // (e.g. stripping the first leading space) and before UTF-8 repair. Special tokens and ids
   // outside the vocabulary give "".
   std::string_view token_bytes(TokenId id) const;
-  // token_bytes for every id in [0, vocab_size()).
-  const std::vector<std::string>& vocab_bytes() const;
+  // token_bytes for every id in [0, vocab_size()); the views live as long as the tokenizer.
+  std::vector<std::string_view> vocab_bytes() const;
 
   std::size_t vocab_size() const;  // model vocabulary plus added tokens (max id + 1)
   std::optional<std::string> id_to_token(TokenId id) const;

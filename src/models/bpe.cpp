@@ -65,6 +65,16 @@ WordCache& cache_for(std::uint64_t owner) {
 
 std::atomic<std::uint64_t> next_cache_owner{1};
 
+constexpr std::string_view kMetaspace = "\xE2\x96\x81";  // U+2581
+
+char32_t last_code_point(std::string_view s, std::size_t end, std::size_t& start) {
+  std::size_t i = end;
+  do { --i; } while (i > 0 && (static_cast<unsigned char>(s[i]) & 0xC0) == 0x80);
+  start = i;
+  std::size_t j = i;
+  return next_code_point(s, j);
+}
+
 }  // namespace
 
 BpeModel BpeModel::from_json(const Json& model, bool byte_level) {
@@ -81,32 +91,43 @@ BpeModel BpeModel::from_json(const Json& model, bool byte_level) {
   if (byte_level && (!m.continuing_subword_prefix_.empty() || !m.end_of_word_suffix_.empty()))
     model.fail("continuing_subword_prefix/end_of_word_suffix together with a ByteLevel pre-tokenizer is not supported");
 
-  // Vocabulary.
+  // Vocabulary and merges are read straight from simdjson: building a path-carrying Json per
+  // entry cost more than the rest of loading. Paths are only built for error messages.
   Json vocab = model.get("vocab");
-  auto entries = vocab.members();
-  m.json_vocab_.reserve(entries.size());
-  if (byte_level) m.vocab_.reserve(entries.size());
-  std::size_t max_id = 0;
-  for (auto& [token, value] : entries) {
-    std::int64_t id = value.integer();
-    if (id < 0 || id > 0x7FFFFFFF) value.fail("token id out of range");
+  simdjson::dom::object vocab_object;
+  if (vocab.raw().get_object().get(vocab_object)) vocab.fail("expected an object of token -> id");
+  auto vocab_error = [&](std::string_view token, const char* message) { vocab.get(token).fail(message); };
+  std::size_t max_id = 0, count = 0;
+  for (auto field : vocab_object) {
+    std::int64_t id;
+    if (field.value.get_int64().get(id)) vocab_error(field.key, "expected an integer token id");
+    if (id < 0 || id > 0x7FFFFFFF) vocab_error(field.key, "token id out of range");
     max_id = std::max<std::size_t>(max_id, static_cast<std::size_t>(id));
+    ++count;
   }
-  m.tokens_.assign(entries.empty() ? 0 : max_id + 1, std::string());
-  m.has_token_.assign(m.tokens_.size(), false);
-  if (byte_level) m.raw_bytes_.assign(m.tokens_.size(), std::string());
+  m.json_vocab_.reserve(count);
+  if (byte_level) m.vocab_.reserve(count);
+  std::size_t size = count == 0 ? 0 : max_id + 1;
+  std::vector<std::string_view> tokens(size), raw_tokens(byte_level ? size : 0);
+  m.has_token_.assign(size, false);
+  std::string raw_arena;  // raw bytes of all tokens, back to back (views below point into it)
+  std::vector<std::pair<std::size_t, std::size_t>> raw_spans(byte_level ? size : 0);
   std::string raw;
-  for (auto& [token, value] : entries) {
-    auto id = static_cast<TokenId>(value.integer());
-    m.json_vocab_.insert(token, id);
-    m.tokens_[id] = std::string(token);
+  for (auto field : vocab_object) {
+    auto id = static_cast<TokenId>(field.value.get_int64().value_unsafe());
+    m.json_vocab_.insert(field.key, id);
+    tokens[id] = field.key;
     m.has_token_[id] = true;
-    if (byte_level && alphabet_to_bytes(token, raw)) {
+    if (byte_level && alphabet_to_bytes(field.key, raw)) {
       m.vocab_.insert(raw, id);
-      m.raw_bytes_[id] = raw;
+      raw_spans[id] = {raw_arena.size(), raw.size()};
+      raw_arena += raw;
     }
   }
-  const StringIdMap& keyed = byte_level ? m.vocab_ : m.json_vocab_;
+  for (std::size_t id = 0; id < raw_spans.size(); ++id)
+    raw_tokens[id] = std::string_view(raw_arena).substr(raw_spans[id].first, raw_spans[id].second);
+  m.tokens_ = StringList(tokens);
+  m.raw_bytes_ = StringList(raw_tokens);
 
   std::fill(std::begin(m.byte_ids_), std::end(m.byte_ids_), -1);
   std::fill(std::begin(m.ascii_ids_), std::end(m.ascii_ids_), -1);
@@ -131,39 +152,48 @@ BpeModel BpeModel::from_json(const Json& model, bool byte_level) {
 
   // Merges: "a b" strings or ["a", "b"] pairs; rank = position.
   Json merges = model.get("merges");
-  auto list = merges.array();
-  m.merges_.reserve(list.size());
+  simdjson::dom::array merge_list;
+  if (merges.raw().get_array().get(merge_list)) merges.fail("expected an array of merges");
+  m.merges_.reserve(merge_list.size());
   std::string merged;
-  for (std::size_t rank = 0; rank < list.size(); ++rank) {
-    const Json& entry = list[rank];
+  std::uint32_t rank = 0;
+  for (simdjson::dom::element entry : merge_list) {
+    auto fail = [&](const std::string& message) { merges.array()[rank].fail(message); };
     std::string_view a, b;
     if (entry.is_string()) {
-      std::string_view s = entry.str();
+      std::string_view s = entry.get_string().value_unsafe();
       std::size_t space = s.find(' ');
       if (space == std::string_view::npos || s.find(' ', space + 1) != std::string_view::npos)
-        entry.fail("a merge string must be two tokens separated by one space");
+        fail("a merge string must be two tokens separated by one space");
       a = s.substr(0, space);
       b = s.substr(space + 1);
     } else {
-      auto pair = entry.array();
-      if (pair.size() != 2) entry.fail("a merge must be a pair of tokens");
-      a = pair[0].str();
-      b = pair[1].str();
+      simdjson::dom::array pair;
+      if (entry.get_array().get(pair) || pair.size() != 2 || pair.at(0).get_string().get(a) || pair.at(1).get_string().get(b))
+        fail("a merge must be a string \"a b\" or a pair of strings");
     }
     auto a_id = m.json_vocab_.find(a);
     auto b_id = m.json_vocab_.find(b);
-    if (!a_id) entry.fail("merge token \"" + std::string(a) + "\" is not in the vocabulary");
-    if (!b_id) entry.fail("merge token \"" + std::string(b) + "\" is not in the vocabulary");
+    if (!a_id) fail("merge token \"" + std::string(a) + "\" is not in the vocabulary");
+    if (!b_id) fail("merge token \"" + std::string(b) + "\" is not in the vocabulary");
     std::string_view b_rest = b;
     const std::string& prefix = m.continuing_subword_prefix_;
     if (!prefix.empty() && b_rest.substr(0, prefix.size()) == prefix) b_rest.remove_prefix(prefix.size());
     merged.assign(a);
     merged.append(b_rest);
     auto merged_id = m.json_vocab_.find(merged);
-    if (!merged_id) entry.fail("merged token \"" + merged + "\" is not in the vocabulary");
-    m.merges_.insert(*a_id, *b_id, {static_cast<std::uint32_t>(rank), *merged_id});
+    if (!merged_id) fail("merged token \"" + merged + "\" is not in the vocabulary");
+    m.merges_.insert(*a_id, *b_id, {rank, *merged_id});
+    ++rank;
+    for (std::size_t p = merged.find(kMetaspace, 1); p != std::string::npos; p = merged.find(kMetaspace, p + 1)) {
+      std::size_t start;
+      char32_t before = last_code_point(merged, p, start);
+      if (before != 0x2581 && std::find(m.no_split_after_.begin(), m.no_split_after_.end(), before) == m.no_split_after_.end())
+        m.no_split_after_.push_back(before);
+    }
   }
-  (void)keyed;
+  m.split_before_metaspace_ = !byte_level && !m.ignore_merges_ && m.continuing_subword_prefix_.empty() &&
+                              m.end_of_word_suffix_.empty() && m.json_vocab_.find(kMetaspace).has_value();
   return m;
 }
 
@@ -310,6 +340,19 @@ void BpeModel::merge_by_heap(std::vector<TokenId>& symbols) const {
   symbols.resize(out);
 }
 
+bool BpeModel::may_split_after(char32_t c) const {
+  if (c == 0x2581) return false;
+  if (std::find(no_split_after_.begin(), no_split_after_.end(), c) != no_split_after_.end()) return false;
+  // A character without its own token becomes byte-fallback or unknown tokens, whose strings
+  // ("<0xE2>", "<unk>") a merge might continue; only split after characters the vocabulary has.
+  if (c < 128) return ascii_ids_[c] >= 0;
+  char buf[4];
+  std::string s;
+  append_utf8(s, c);
+  (void)buf;
+  return json_vocab_.find(s).has_value();
+}
+
 void BpeModel::encode_word(std::string_view word, std::vector<TokenId>& out) const {
   if (ignore_merges_) {
     if (auto id = (byte_level_ ? vocab_ : json_vocab_).find(word)) {
@@ -317,6 +360,22 @@ void BpeModel::encode_word(std::string_view word, std::vector<TokenId>& out) con
       return;
     }
   }
+  if (!split_before_metaspace_ || word.size() <= sizeof(CachedWord::key)) {
+    encode_segment(word, out);
+    return;
+  }
+  std::size_t start = 0;
+  for (std::size_t p = word.find(kMetaspace, 1); p != std::string_view::npos; p = word.find(kMetaspace, p + 3)) {
+    std::size_t before_start;
+    if (p > start && may_split_after(last_code_point(word, p, before_start))) {
+      encode_segment(word.substr(start, p - start), out);
+      start = p;
+    }
+  }
+  encode_segment(word.substr(start), out);
+}
+
+void BpeModel::encode_segment(std::string_view word, std::vector<TokenId>& out) const {
   CachedWord* slot = nullptr;
   std::uint64_t hash = 0;
   if (word.size() <= sizeof(CachedWord::key)) {

@@ -10,6 +10,7 @@
 
 #include "../hash_tables.hpp"
 #include "../json.hpp"
+#include "../string_list.hpp"
 #include "textedge/tokenizer.hpp"
 
 namespace textedge::detail {
@@ -27,14 +28,15 @@ class BpeModel {
   std::size_t vocab_size() const { return tokens_.size(); }
   // The token as written in tokenizer.json (GPT-2 alphabet for byte-level vocabularies);
   // nullptr for ids the model does not have.
-  const std::string* token(TokenId id) const {
-    return id < tokens_.size() && has_token_[id] ? &tokens_[id] : nullptr;
+  std::optional<std::string_view> token(TokenId id) const {
+    if (id < tokens_.size() && has_token_[id]) return tokens_[id];
+    return std::nullopt;
   }
   std::optional<TokenId> token_to_id(std::string_view token) const;
   bool byte_level() const { return byte_level_; }
   // Raw bytes of a token of a byte-level vocabulary ("" when not byte-level or absent).
   std::string_view raw_bytes(TokenId id) const {
-    return id < raw_bytes_.size() ? std::string_view(raw_bytes_[id]) : std::string_view();
+    return raw_bytes_[id];
   }
 
   // Words with at most this many initial symbols use the quadratic scan; longer ones the
@@ -46,6 +48,9 @@ class BpeModel {
   // Fills `symbols` with the initial symbols of `word` (characters or bytes; byte fallback;
   // unknown handling).
   void initial_symbols(std::string_view word, std::vector<TokenId>& symbols) const;
+  void encode_segment(std::string_view segment, std::vector<TokenId>& out) const;
+  // SentencePiece texts arrive as one long word; see split_before_metaspace_.
+  bool may_split_after(char32_t c) const;
   void merge_by_scan(std::vector<TokenId>& symbols) const;
   void merge_by_heap(std::vector<TokenId>& symbols) const;
 
@@ -56,15 +61,22 @@ class BpeModel {
   bool byte_fallback_ = false;
   bool fuse_unk_ = false;
   std::optional<TokenId> unk_id_;
+  // When no merge can create a token with some character X followed by U+2581, BPE never
+  // merges across such a boundary, so a word can be encoded piece by piece, split before each
+  // U+2581 that follows another character (each piece then hits the word cache). Checked at
+  // load time against the merges; characters that do precede U+2581 in some merge result are
+  // listed in no_split_after_ (Gemma 3 merges ">" with "▁</").
+  bool split_before_metaspace_ = false;
+  std::vector<char32_t> no_split_after_;
   std::string continuing_subword_prefix_;
   std::string end_of_word_suffix_;
 
   StringIdMap vocab_;          // model key (raw bytes when byte_level_, else UTF-8) -> id
   StringIdMap json_vocab_;     // token as in tokenizer.json -> id (only when byte_level_)
   MergeMap merges_;
-  std::vector<std::string> tokens_;  // id -> token as in tokenizer.json
+  StringList tokens_;     // id -> token as in tokenizer.json
   std::vector<bool> has_token_;
-  std::vector<std::string> raw_bytes_;  // byte-level only: id -> raw bytes
+  StringList raw_bytes_;  // byte-level only: id -> raw bytes
   std::int64_t byte_ids_[256];          // byte-level: byte -> id of its alphabet character (-1: none)
   std::int64_t ascii_ids_[128];         // char mode: ASCII char -> id (-1: not in vocab)
   std::int64_t byte_fallback_ids_[256]; // "<0xNN>" -> id (-1: none)
