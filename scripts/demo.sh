@@ -53,4 +53,4 @@ PY
 
 echo
 echo "== speed, side by side (one thread each, same text, same run)"
-bash scripts/bench_compare.sh --models "$(basename "$model")"
+MODELS="$(basename "$model")" bash scripts/bench_compare.sh
