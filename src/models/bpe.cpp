@@ -8,6 +8,7 @@
 #include <queue>
 
 #include "../byte_level.hpp"
+#include "../parallel.hpp"
 #include "../utf8.hpp"
 
 namespace textedge::detail {
@@ -105,29 +106,38 @@ BpeModel BpeModel::from_json(const Json& model, bool byte_level) {
     max_id = std::max<std::size_t>(max_id, static_cast<std::size_t>(id));
     ++count;
   }
-  m.json_vocab_.reserve(count);
-  if (byte_level) m.vocab_.reserve(count);
+  // The two vocabulary maps are independent: build them at once.
   std::size_t size = count == 0 ? 0 : max_id + 1;
   std::vector<std::string_view> tokens(size), raw_tokens(byte_level ? size : 0);
-  m.has_token_.assign(size, false);
-  std::string raw_arena;  // raw bytes of all tokens, back to back (views below point into it)
-  std::vector<std::pair<std::size_t, std::size_t>> raw_spans(byte_level ? size : 0);
-  std::string raw;
-  for (auto field : vocab_object) {
-    auto id = static_cast<TokenId>(field.value.get_int64().value_unsafe());
-    m.json_vocab_.insert(field.key, id);
-    tokens[id] = field.key;
-    m.has_token_[id] = true;
-    if (byte_level && alphabet_to_bytes(field.key, raw)) {
-      m.vocab_.insert(raw, id);
-      raw_spans[id] = {raw_arena.size(), raw.size()};
-      raw_arena += raw;
-    }
-  }
-  for (std::size_t id = 0; id < raw_spans.size(); ++id)
-    raw_tokens[id] = std::string_view(raw_arena).substr(raw_spans[id].first, raw_spans[id].second);
-  m.tokens_ = StringList(tokens);
-  m.raw_bytes_ = StringList(raw_tokens);
+  std::string raw_arena;  // raw bytes of all tokens, back to back (raw_tokens point into it)
+  run_in_parallel(
+      [&] {
+        m.json_vocab_.reserve(count);
+        m.has_token_.assign(size, false);
+        for (auto field : vocab_object) {
+          auto id = static_cast<TokenId>(field.value.get_int64().value_unsafe());
+          m.json_vocab_.insert(field.key, id);
+          tokens[id] = field.key;
+          m.has_token_[id] = true;
+        }
+        m.tokens_ = StringList(tokens);
+      },
+      [&] {
+        if (!byte_level) return;
+        m.vocab_.reserve(count);
+        std::vector<std::pair<std::size_t, std::size_t>> raw_spans(size);
+        std::string raw;
+        for (auto field : vocab_object) {
+          auto id = static_cast<TokenId>(field.value.get_int64().value_unsafe());
+          if (!alphabet_to_bytes(field.key, raw)) continue;
+          m.vocab_.insert(raw, id);
+          raw_spans[id] = {raw_arena.size(), raw.size()};
+          raw_arena += raw;
+        }
+        for (std::size_t id = 0; id < size; ++id)
+          raw_tokens[id] = std::string_view(raw_arena).substr(raw_spans[id].first, raw_spans[id].second);
+        m.raw_bytes_ = StringList(raw_tokens);
+      });
 
   std::fill(std::begin(m.byte_ids_), std::end(m.byte_ids_), -1);
   std::fill(std::begin(m.ascii_ids_), std::end(m.ascii_ids_), -1);
@@ -150,48 +160,74 @@ BpeModel BpeModel::from_json(const Json& model, bool byte_level) {
     m.unk_id_ = *id;
   }
 
-  // Merges: "a b" strings or ["a", "b"] pairs; rank = position.
+  // Merges: "a b" strings or ["a", "b"] pairs; rank = position. Resolving the three token ids
+  // of a merge is most of the loading work; the two halves of the list are resolved at once.
   Json merges = model.get("merges");
   simdjson::dom::array merge_list;
   if (merges.raw().get_array().get(merge_list)) merges.fail("expected an array of merges");
-  m.merges_.reserve(merge_list.size());
-  std::string merged;
-  std::uint32_t rank = 0;
-  for (simdjson::dom::element entry : merge_list) {
-    auto fail = [&](const std::string& message) { merges.array()[rank].fail(message); };
-    std::string_view a, b;
-    if (entry.is_string()) {
-      std::string_view s = entry.get_string().value_unsafe();
-      std::size_t space = s.find(' ');
-      if (space == std::string_view::npos || s.find(' ', space + 1) != std::string_view::npos)
-        fail("a merge string must be two tokens separated by one space");
-      a = s.substr(0, space);
-      b = s.substr(space + 1);
-    } else {
-      simdjson::dom::array pair;
-      if (entry.get_array().get(pair) || pair.size() != 2 || pair.at(0).get_string().get(a) || pair.at(1).get_string().get(b))
-        fail("a merge must be a string \"a b\" or a pair of strings");
+  std::vector<simdjson::dom::element> entries(merge_list.begin(), merge_list.end());
+  struct Resolved {
+    TokenId left, right, merged;
+  };
+  std::vector<Resolved> resolved(entries.size());
+  struct Half {
+    std::size_t error_rank = SIZE_MAX;
+    std::string error;
+    std::vector<char32_t> no_split_after;
+  };
+  auto resolve = [&](std::size_t begin, std::size_t end, Half& half) {
+    std::string merged;
+    for (std::size_t rank = begin; rank < end; ++rank) {
+      auto fail = [&](std::string message) {
+        half.error_rank = rank;
+        half.error = std::move(message);
+      };
+      simdjson::dom::element entry = entries[rank];
+      std::string_view a, b;
+      if (entry.is_string()) {
+        std::string_view s = entry.get_string().value_unsafe();
+        std::size_t space = s.find(' ');
+        if (space == std::string_view::npos || s.find(' ', space + 1) != std::string_view::npos)
+          return fail("a merge string must be two tokens separated by one space");
+        a = s.substr(0, space);
+        b = s.substr(space + 1);
+      } else {
+        simdjson::dom::array pair;
+        if (entry.get_array().get(pair) || pair.size() != 2 || pair.at(0).get_string().get(a) || pair.at(1).get_string().get(b))
+          return fail("a merge must be a string \"a b\" or a pair of strings");
+      }
+      auto a_id = m.json_vocab_.find(a);
+      if (!a_id) return fail("merge token \"" + std::string(a) + "\" is not in the vocabulary");
+      auto b_id = m.json_vocab_.find(b);
+      if (!b_id) return fail("merge token \"" + std::string(b) + "\" is not in the vocabulary");
+      std::string_view b_rest = b;
+      const std::string& prefix = m.continuing_subword_prefix_;
+      if (!prefix.empty() && b_rest.substr(0, prefix.size()) == prefix) b_rest.remove_prefix(prefix.size());
+      merged.assign(a);
+      merged.append(b_rest);
+      auto merged_id = m.json_vocab_.find(merged);
+      if (!merged_id) return fail("merged token \"" + merged + "\" is not in the vocabulary");
+      resolved[rank] = {*a_id, *b_id, *merged_id};
+      for (std::size_t p = merged.find(kMetaspace, 1); p != std::string::npos; p = merged.find(kMetaspace, p + 1)) {
+        std::size_t start;
+        char32_t before = last_code_point(merged, p, start);
+        auto& list = half.no_split_after;
+        if (before != 0x2581 && std::find(list.begin(), list.end(), before) == list.end()) list.push_back(before);
+      }
     }
-    auto a_id = m.json_vocab_.find(a);
-    auto b_id = m.json_vocab_.find(b);
-    if (!a_id) fail("merge token \"" + std::string(a) + "\" is not in the vocabulary");
-    if (!b_id) fail("merge token \"" + std::string(b) + "\" is not in the vocabulary");
-    std::string_view b_rest = b;
-    const std::string& prefix = m.continuing_subword_prefix_;
-    if (!prefix.empty() && b_rest.substr(0, prefix.size()) == prefix) b_rest.remove_prefix(prefix.size());
-    merged.assign(a);
-    merged.append(b_rest);
-    auto merged_id = m.json_vocab_.find(merged);
-    if (!merged_id) fail("merged token \"" + merged + "\" is not in the vocabulary");
-    m.merges_.insert(*a_id, *b_id, {rank, *merged_id});
-    ++rank;
-    for (std::size_t p = merged.find(kMetaspace, 1); p != std::string::npos; p = merged.find(kMetaspace, p + 1)) {
-      std::size_t start;
-      char32_t before = last_code_point(merged, p, start);
-      if (before != 0x2581 && std::find(m.no_split_after_.begin(), m.no_split_after_.end(), before) == m.no_split_after_.end())
-        m.no_split_after_.push_back(before);
-    }
+  };
+  Half first, second;
+  std::size_t middle = entries.size() / 2;
+  run_in_parallel([&] { resolve(0, middle, first); }, [&] { resolve(middle, entries.size(), second); });
+  for (Half* half : {&first, &second}) {
+    if (half->error_rank != SIZE_MAX) merges.array()[half->error_rank].fail(half->error);
+    for (char32_t c : half->no_split_after)
+      if (std::find(m.no_split_after_.begin(), m.no_split_after_.end(), c) == m.no_split_after_.end())
+        m.no_split_after_.push_back(c);
   }
+  m.merges_.reserve(entries.size());
+  for (std::size_t rank = 0; rank < resolved.size(); ++rank)
+    m.merges_.insert(resolved[rank].left, resolved[rank].right, {static_cast<std::uint32_t>(rank), resolved[rank].merged});
   m.split_before_metaspace_ = !byte_level && !m.ignore_merges_ && m.continuing_subword_prefix_.empty() &&
                               m.end_of_word_suffix_.empty() && m.json_vocab_.find(kMetaspace).has_value();
   return m;
