@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "../regex.hpp"
+#include "known_patterns.hpp"
 #include "pre_tokenizer.hpp"
 #include "scratch.hpp"
 
@@ -12,9 +13,20 @@ namespace textedge::detail::pre_tokenizers {
 
 namespace {
 
-const Regex& gpt2_regex() {
-  static const Regex regex(R"('s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+)");
-  return regex;
+constexpr std::string_view kGpt2Pattern = R"('s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+)";
+
+// Calls on_match for each match of GPT-2's regex, through the hand-written matcher when there is
+// one (it never matches the empty string), else through the regex engine.
+template <class OnMatch>
+void for_each_gpt2_match(std::string_view text, OnMatch&& on_match) {
+  static const KnownPatternFinder known = known_pattern_finder(kGpt2Pattern);
+  if (known) {
+    std::size_t begin = 0, end = 0;
+    for (std::size_t from = 0; from < text.size() && known(text, from, begin, end); from = end) on_match(begin, end);
+    return;
+  }
+  static const Regex regex(kGpt2Pattern);
+  regex.for_each_match(text, on_match);
 }
 
 class ByteLevel final : public PreTokenizer {
@@ -37,7 +49,7 @@ class ByteLevel final : public PreTokenizer {
       return;
     }
     std::size_t previous = 0;
-    gpt2_regex().for_each_match(text, [&](std::size_t begin, std::size_t end) {
+    for_each_gpt2_match(text, [&](std::size_t begin, std::size_t end) {
       if (begin > previous) sink(text.substr(previous, begin - previous), at_start && previous == 0);
       if (end > begin) sink(text.substr(begin, end - begin), at_start && begin == 0);
       previous = end;
