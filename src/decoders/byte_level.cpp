@@ -77,6 +77,7 @@ class ByteLevel final : public Decoder {
     token.swap(bytes);
   }
 
+  bool is_bytewise() const override { return true; }
   std::string describe() const override { return "ByteLevel"; }
 };
 

@@ -24,6 +24,10 @@ class Decoder {
   // rules that depend on position (Strip, CTC dedup) are not applied and nothing is repaired.
   // Default: unchanged. Each component says what it does.
   virtual void map_token(std::string& token) const { (void)token; }
+  // True when decoding is exactly: map_token on each token, concatenate, repair invalid UTF-8
+  // as String::from_utf8_lossy does (ByteLevel). The tokenizer then decodes straight from its
+  // precomputed token bytes, without building token strings.
+  virtual bool is_bytewise() const { return false; }
   virtual std::string describe() const = 0;
 };
 
