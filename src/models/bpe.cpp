@@ -333,23 +333,28 @@ void BpeModel::merge_by_heap(std::vector<TokenId>& symbols) const {
   const std::size_t n = symbols.size();
   if (n < 2) return;
   struct Node { std::int32_t prev, next; };
-  std::vector<Node> links(n);
-  for (std::size_t i = 0; i < n; ++i) links[i] = {static_cast<std::int32_t>(i) - 1, i + 1 < n ? static_cast<std::int32_t>(i + 1) : -1};
-  std::vector<bool> alive(n, true);
   struct Candidate {
     std::uint32_t rank, pos, id;
     bool operator>(const Candidate& o) const { return rank != o.rank ? rank > o.rank : pos > o.pos; }
   };
-  std::vector<Candidate> storage;
-  storage.reserve(n);
-  std::priority_queue<Candidate, std::vector<Candidate>, std::greater<>> queue(std::greater<>(), std::move(storage));
+  // Reused across calls: long words are common in SentencePiece text (CJK runs, code).
+  thread_local std::vector<Node> links;
+  thread_local std::vector<std::uint8_t> alive;
+  thread_local std::vector<Candidate> heap;
+  links.resize(n);
+  alive.assign(n, 1);
+  heap.clear();
+  for (std::size_t i = 0; i < n; ++i) links[i] = {static_cast<std::int32_t>(i) - 1, i + 1 < n ? static_cast<std::int32_t>(i + 1) : -1};
+  auto push = [&](Candidate c) { heap.push_back(c); std::push_heap(heap.begin(), heap.end(), std::greater<>()); };
   for (std::size_t i = 0; i + 1 < n; ++i) {
     auto m = merges_.find(symbols[i], symbols[i + 1]);
-    if (m.rank != MergeMap::kNoRank) queue.push({m.rank, static_cast<std::uint32_t>(i), m.id});
+    if (m.rank != MergeMap::kNoRank) heap.push_back({m.rank, static_cast<std::uint32_t>(i), m.id});
   }
-  while (!queue.empty()) {
-    Candidate top = queue.top();
-    queue.pop();
+  std::make_heap(heap.begin(), heap.end(), std::greater<>());
+  while (!heap.empty()) {
+    std::pop_heap(heap.begin(), heap.end(), std::greater<>());
+    Candidate top = heap.back();
+    heap.pop_back();
     std::uint32_t pos = top.pos;
     if (!alive[pos] || links[pos].next < 0) continue;
     std::uint32_t right = static_cast<std::uint32_t>(links[pos].next);
@@ -357,17 +362,17 @@ void BpeModel::merge_by_heap(std::vector<TokenId>& symbols) const {
     auto current = merges_.find(symbols[pos], symbols[right]);
     if (current.rank != top.rank || current.id != top.id) continue;
     symbols[pos] = top.id;
-    alive[right] = false;
+    alive[right] = 0;
     links[pos].next = links[right].next;
     if (links[right].next >= 0) links[links[right].next].prev = static_cast<std::int32_t>(pos);
     if (links[pos].prev >= 0) {
       auto p = static_cast<std::uint32_t>(links[pos].prev);
       auto m = merges_.find(symbols[p], symbols[pos]);
-      if (m.rank != MergeMap::kNoRank) queue.push({m.rank, p, m.id});
+      if (m.rank != MergeMap::kNoRank) push({m.rank, p, m.id});
     }
     if (links[pos].next >= 0) {
       auto m = merges_.find(symbols[pos], symbols[links[pos].next]);
-      if (m.rank != MergeMap::kNoRank) queue.push({m.rank, pos, m.id});
+      if (m.rank != MergeMap::kNoRank) push({m.rank, pos, m.id});
     }
   }
   std::size_t out = 0;
@@ -396,7 +401,7 @@ void BpeModel::encode_word(std::string_view word, std::vector<TokenId>& out) con
       return;
     }
   }
-  if (!split_before_metaspace_ || word.size() <= sizeof(CachedWord::key)) {
+  if (!split_before_metaspace_) {
     encode_segment(word, out);
     return;
   }
