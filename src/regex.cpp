@@ -8,8 +8,15 @@
 //  - PCRE2's tables are Unicode 14; the characters Unicode 15.0-16.0 assigned are added to each
 //    general category and to Alphabetic/Uppercase/Lowercase (kUnicodeAdditions below).
 //  - POSIX brackets follow Oniguruma's Unicode meaning ([:punct:] is P|S, [:alpha:] Alphabetic).
+//  - \p{Han} and other scripts mean Script in Oniguruma (PCRE2's plain form is Script_Extensions).
 //  - Syntax: (?m) is dot-all, ^ and $ always match at line breaks (\n only), {,n} is {0,n},
-//    {n,m}+ repeats rather than being possessive, and {n}? is optional rather than lazy.
+//    {n,m}+ repeats rather than being possessive, {n}? is optional rather than lazy, and
+//    {3,2} means {2,3}.
+// Left as they are (see regex_test): \p{Mn} still holds U+1171E (Mc since Unicode 16); scripts
+// other than Han/Hiragana/Katakana/Latin/Cyrillic/Common lack their Unicode 15/16 additions;
+// case-insensitive matching folds one character to one (Oniguruma also matches "ss" for "ß").
+// Refused with std::invalid_argument: class intersection (&&), the absent operator (?~..),
+// options W/D/S/P/y, [:graph:]/[:print:], and variable-length lookbehind (PCRE2's own error).
 #include "regex.hpp"
 
 #define PCRE2_CODE_UNIT_WIDTH 8
@@ -110,8 +117,10 @@ std::string_view other_additions_for(std::string_view loose) {
 void parse_addition_ranges(std::string_view items, std::vector<std::pair<char32_t, char32_t>>& out) {
   auto number = [&](std::size_t& i) {
     char32_t v = 0;
-    i += 3;  // "\x{"
-    while (items[i] != '}') v = v * 16 + static_cast<char32_t>(std::isdigit(static_cast<unsigned char>(items[i])) ? items[i] - '0' : (items[i] | 0x20) - 'a' + 10), ++i;
+    for (i += 3; items[i] != '}'; ++i) {  // past "\x{"
+      char c = items[i];
+      v = v * 16 + static_cast<char32_t>(c <= '9' ? c - '0' : (c | 0x20) - 'a' + 10);
+    }
     ++i;
     return v;
   };
