@@ -1,7 +1,7 @@
 // Regular expressions with the semantics of Oniguruma as Hugging Face tokenizers uses it
 // (Split pre-tokenizer, Replace normalizer/decoder), compiled with PCRE2's JIT.
 //
-// The Oniguruma (Ruby syntax) pattern is translated to PCRE2 first, so that the character sets
+// The pattern (Oniguruma syntax, as the onig crate compiles it) is translated to PCRE2 first, so that the character sets
 // agree code point for code point with the reference: \s, \w, \d, \h, \p{..}, POSIX brackets and
 // the Unicode 15/16 additions that PCRE2's older tables lack (see regex.cpp).
 #pragma once
@@ -60,7 +60,7 @@ class Regex {
   // What PCRE2 compiled (for diagnostics and tests).
   const std::string& translated_pattern() const { return translated_; }
 
-  // Rewrites an Oniguruma (Ruby syntax) pattern into an equivalent PCRE2 pattern.
+  // Rewrites an Oniguruma-syntax pattern into an equivalent PCRE2 pattern.
   // Throws std::invalid_argument for constructs that have no PCRE2 equivalent.
   static std::string translate(std::string_view oniguruma_pattern);
 
