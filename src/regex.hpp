@@ -1,9 +1,10 @@
 // Regular expressions with the semantics of Oniguruma as Hugging Face tokenizers uses it
 // (Split pre-tokenizer, Replace normalizer/decoder), compiled with PCRE2's JIT.
 //
-// The pattern (Oniguruma syntax, as the onig crate compiles it) is translated to PCRE2 first, so that the character sets
-// agree code point for code point with the reference: \s, \w, \d, \h, \p{..}, POSIX brackets and
-// the Unicode 15/16 additions that PCRE2's older tables lack (see regex.cpp).
+// The pattern (Oniguruma syntax, as the onig crate compiles it) is translated to PCRE2 first,
+// so that the character sets agree code point for code point with the reference: \s, \w, \d,
+// \h, \p{..}, POSIX brackets and the Unicode 15/16 additions that PCRE2's older tables lack
+// (see regex.cpp).
 #pragma once
 
 #include <cstddef>
