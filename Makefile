@@ -2,6 +2,7 @@
 # need first (scripts/setup.sh is idempotent).
 BUILD_DIR ?= build
 JOBS ?= $(shell nproc)
+MAKEFLAGS += --no-print-directory
 
 .PHONY: all setup build test demo bench clean
 

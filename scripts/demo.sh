@@ -21,12 +21,13 @@ open(sys.argv[1], "w").write("\n".join(json.dumps(l, ensure_ascii=False) for l i
 PY
 
 echo "== textedge demo: $model"
-$te info -m "$model" | python3 -c '
+python3 - "$($te info -m "$model")" <<'PY'
 import json, sys
-i = json.load(sys.stdin)
-print(f"   model {i[\"model\"]}, vocabulary {i[\"vocab_size\"]}, {i[\"added_tokens\"]} added tokens")
-print(f"   pipeline: normalizer {i[\"normalizer\"]} | pre-tokenizer {i[\"pre_tokenizer\"]}")
-print(f"             post-processor {i[\"post_processor\"]} | decoder {i[\"decoder\"]}")'
+i = json.loads(sys.argv[1])
+print(f"   model {i['model']}, vocabulary {i['vocab_size']}, {i['added_tokens']} added tokens")
+print(f"   pipeline: normalizer {i['normalizer']} | pre-tokenizer {i['pre_tokenizer']}")
+print(f"             post-processor {i['post_processor']} | decoder {i['decoder']}")
+PY
 
 $te encode -m "$model" --jsonl < "$sample" > "$sample.te"
 node $ref/encode.js "$model" < "$sample" > "$sample.ref"
