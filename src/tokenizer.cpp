@@ -34,8 +34,19 @@ struct Tokenizer::Impl {
   std::vector<bool> is_special_token;
   std::vector<std::pair<TokenId, std::string>> special_bytes;  // sorted by id
   bool bytewise_decode = false;
+  // Fused decode (SentencePiece chains: per-token Replace, ByteFallback, Fuse, then e.g. Strip):
+  // ids of "<0xNN>" tokens, and the decoders that run on the fused text.
+  bool fused_decode = false;
+  std::vector<bool> is_byte_token;
+  std::vector<const Decoder*> decode_tail;
 
   void decode_bytewise(std::span<const TokenId> ids, bool skip_special, std::string& out) const;
+  void decode_fused(std::span<const TokenId> ids, bool skip_special, std::string& out) const;
+  std::string_view special_token_bytes(TokenId id) const {
+    auto it = std::lower_bound(special_bytes.begin(), special_bytes.end(), id,
+                               [](const auto& entry, TokenId v) { return entry.first < v; });
+    return it->second;
+  }
   std::size_t vocab_size = 0;
   std::optional<std::string> bos_token, eos_token, pad_token, unk_token;
 
@@ -57,6 +68,31 @@ std::optional<std::string> config_token(const Json& config, std::string_view key
     if (auto content = v->find("content")) return std::string(content->str());
   }
   return std::nullopt;
+}
+
+// A Sequence of per-token decoders, then optionally ByteFallback, then Fuse, then anything:
+// decoding then needs no token strings (Tokenizer::Impl::decode_fused).
+void plan_fused_decode(Tokenizer::Impl& impl) {
+  if (!impl.decoder || !impl.decoder->children()) return;
+  const auto& chain = *impl.decoder->children();
+  std::size_t i = 0;
+  std::vector<const Decoder*> per_token;
+  while (i < chain.size() && chain[i]->kind() == Decoder::Kind::kPerToken) per_token.push_back(chain[i++].get());
+  const Decoder* byte_fallback = nullptr;
+  if (i < chain.size() && chain[i]->kind() == Decoder::Kind::kByteFallback) byte_fallback = chain[i++].get();
+  if (i >= chain.size() || chain[i]->kind() != Decoder::Kind::kFuse) return;
+  for (++i; i < chain.size(); ++i) impl.decode_tail.push_back(chain[i].get());
+  impl.is_byte_token.assign(impl.vocab_size, false);
+  if (byte_fallback) {
+    for (TokenId id = 0; id < impl.vocab_size; ++id) {
+      auto s = impl.token_string(id);
+      if (!s) continue;
+      std::string token(*s);
+      for (const Decoder* d : per_token) d->map_token(token);
+      impl.is_byte_token[id] = byte_fallback->byte_value(token) >= 0;
+    }
+  }
+  impl.fused_decode = true;
 }
 
 std::shared_ptr<Tokenizer::Impl> build(const JsonDocument& doc, const std::string& origin) {
@@ -104,7 +140,8 @@ std::shared_ptr<Tokenizer::Impl> build(const JsonDocument& doc, const std::strin
   impl->token_bytes = StringList(bytes);
 
   impl->bytewise_decode = impl->decoder && impl->decoder->is_bytewise();
-  if (impl->bytewise_decode) {
+  plan_fused_decode(*impl);
+  if (impl->bytewise_decode || impl->fused_decode) {
     impl->is_special_token.assign(impl->vocab_size, false);
     for (TokenId id = 0; id < impl->vocab_size; ++id) {
       auto s = impl->token_string(id);
@@ -238,11 +275,43 @@ void Tokenizer::Impl::decode_bytewise(std::span<const TokenId> ids, bool skip_sp
       continue;
     }
     if (skip_special) continue;
-    auto it = std::lower_bound(special_bytes.begin(), special_bytes.end(), id,
-                               [](const auto& entry, TokenId v) { return entry.first < v; });
-    out += it->second;
+    out += special_token_bytes(id);
   }
   if (find_invalid_utf8(out) != std::string_view::npos) out = utf8_lossy(out);
+}
+
+// ByteFallback's rule: a run of byte tokens that is not valid UTF-8 as a whole becomes one
+// U+FFFD per byte token.
+void Tokenizer::Impl::decode_fused(std::span<const TokenId> ids, bool skip_special, std::string& out) const {
+  std::size_t run_start = 0, run_length = 0;
+  auto end_run = [&] {
+    if (run_length == 0) return;
+    if (find_invalid_utf8(std::string_view(out).substr(run_start)) != std::string_view::npos) {
+      out.resize(run_start);
+      for (std::size_t k = 0; k < run_length; ++k) out += "\xEF\xBF\xBD";
+    }
+    run_length = 0;
+  };
+  for (TokenId id : ids) {
+    if (id >= vocab_size) continue;  // out of range: skipped, as the reference does
+    if (is_special_token[id]) {
+      if (skip_special) continue;
+      end_run();
+      out += special_token_bytes(id);
+    } else if (is_byte_token[id]) {
+      if (run_length++ == 0) run_start = out.size();
+      out += token_bytes[id];
+    } else if (token_string(id)) {
+      end_run();
+      out += token_bytes[id];
+    }
+  }
+  end_run();
+  if (decode_tail.empty()) return;
+  std::vector<std::string> fused(1, std::move(out));
+  for (const Decoder* d : decode_tail) d->decode_chain(fused);
+  out.clear();
+  for (auto& s : fused) out += s;
 }
 
 std::string Tokenizer::decode(std::span<const TokenId> ids, const DecodeOptions& options) const {
@@ -251,6 +320,12 @@ std::string Tokenizer::decode(std::span<const TokenId> ids, const DecodeOptions&
     std::string text;
     text.reserve(ids.size() * 4);
     impl.decode_bytewise(ids, options.skip_special_tokens, text);
+    return text;
+  }
+  if (impl.fused_decode) {
+    std::string text;
+    text.reserve(ids.size() * 4);
+    impl.decode_fused(ids, options.skip_special_tokens, text);
     return text;
   }
   std::vector<std::string> tokens;

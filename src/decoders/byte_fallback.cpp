@@ -64,6 +64,8 @@ class ByteFallback final : public Decoder {
     if (byte >= 0) token.assign(1, static_cast<char>(byte));
   }
 
+  Kind kind() const override { return Kind::kByteFallback; }
+  int byte_value(std::string_view token) const override { return byte_token_value(token); }
   std::string describe() const override { return "ByteFallback"; }
 };
 

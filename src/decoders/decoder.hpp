@@ -28,6 +28,16 @@ class Decoder {
   // as String::from_utf8_lossy does (ByteLevel). The tokenizer then decodes straight from its
   // precomputed token bytes, without building token strings.
   virtual bool is_bytewise() const { return false; }
+
+  // What the tokenizer's fast decode path needs to know about a chain (see
+  // Tokenizer::Impl::decode_fused): which components act on each token alone, which one turns
+  // "<0xNN>" tokens into bytes, and where the tokens are fused into one string.
+  enum class Kind { kOther, kPerToken, kByteFallback, kFuse };
+  virtual Kind kind() const { return Kind::kOther; }
+  // The components of a Sequence, in order; nullptr for other decoders.
+  virtual const std::vector<std::unique_ptr<Decoder>>* children() const { return nullptr; }
+  // kByteFallback: the byte a token stands for, or -1.
+  virtual int byte_value(std::string_view token) const { (void)token; return -1; }
   virtual std::string describe() const = 0;
 };
 

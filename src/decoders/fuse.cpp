@@ -27,6 +27,7 @@ class Fuse final : public Decoder {
     tokens.resize(1);
   }
 
+  Kind kind() const override { return Kind::kFuse; }
   std::string describe() const override { return "Fuse"; }
 };
 

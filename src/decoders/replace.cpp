@@ -25,6 +25,7 @@ class Replace final : public Decoder {
     else replace_all(token, literal_, content_);
   }
 
+  Kind kind() const override { return Kind::kPerToken; }
   std::string describe() const override { return "Replace"; }
 
  private:

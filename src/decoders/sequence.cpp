@@ -16,6 +16,7 @@ class Sequence final : public Decoder {
     for (const auto& d : decoders_) d->map_token(token);
   }
 
+  const std::vector<std::unique_ptr<Decoder>>* children() const override { return &decoders_; }
   std::string describe() const override {
     std::string out = "Sequence[";
     for (std::size_t i = 0; i < decoders_.size(); ++i) {
