@@ -1,0 +1,101 @@
+// The command-line contract other tools rely on (README): output formats, exit codes, errors.
+#include <gtest/gtest.h>
+
+#include <array>
+#include <cstdio>
+#include <string>
+
+#include "test_paths.hpp"
+
+namespace {
+
+struct Run {
+  std::string out;
+  int status;
+};
+
+// Runs the built CLI through the shell with `input` on stdin; stderr is folded into out.
+Run run(const std::string& args, const std::string& input = "") {
+  std::string in_path = testing::TempDir() + "textedge_cli_stdin";
+  if (FILE* f = std::fopen(in_path.c_str(), "wb")) {
+    std::fwrite(input.data(), 1, input.size(), f);
+    std::fclose(f);
+  }
+  std::string command = std::string(TEXTEDGE_BUILD_DIR) + "/textedge " + args + " < " + in_path + " 2>&1";
+  Run r{"", -1};
+  FILE* p = popen(command.c_str(), "r");
+  std::array<char, 4096> buf;
+  std::size_t n;
+  while ((n = std::fread(buf.data(), 1, buf.size(), p)) > 0) r.out.append(buf.data(), n);
+  int status = pclose(p);
+  r.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return r;
+}
+
+const std::string kQwen = "-m " + model_path("qwen3");
+const std::string kLlama2 = "-m " + model_path("llama2");
+
+// Expected ids from Hugging Face tokenizers 0.23.2.
+TEST(Cli, EncodeTextArgument) {
+  auto r = run("encode " + kQwen + " 'Hello world! 你好'");
+  EXPECT_EQ(r.status, 0);
+  EXPECT_EQ(r.out, "[9707,1879,0,220,108386]\n");
+}
+
+TEST(Cli, EncodeStdinWithSpecialTokens) {
+  auto r = run("encode " + kLlama2 + " --add-special-tokens", "Hello world");
+  EXPECT_EQ(r.status, 0);
+  EXPECT_EQ(r.out, "[1,22557,1526]\n");
+}
+
+TEST(Cli, EncodeJsonLines) {
+  auto r = run("encode " + kQwen + " --jsonl", "\"Hello world\"\n\"\"\n\"a\\nb\"\n");
+  EXPECT_EQ(r.status, 0);
+  EXPECT_EQ(r.out, "[9707,1879]\n[]\n[64,198,65]\n");
+}
+
+TEST(Cli, DecodeJsonLines) {
+  auto r = run("decode " + kQwen + " --jsonl", "[9707,1879,151643]\n[]\n");
+  EXPECT_EQ(r.status, 0);
+  EXPECT_EQ(r.out, "\"Hello world<|endoftext|>\"\n\"\"\n");
+  r = run("decode " + kQwen + " --skip-special-tokens", "[9707,1879,151643]");
+  EXPECT_EQ(r.out, "\"Hello world\"\n");
+}
+
+TEST(Cli, InfoNamesThePipeline) {
+  auto r = run("info " + kQwen);
+  EXPECT_EQ(r.status, 0);
+  EXPECT_NE(r.out.find("\"model\":\"BPE\""), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\"vocab_size\":151669"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\"pre_tokenizer\":\"Sequence[Split, ByteLevel]\""), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("<|im_start|>"), std::string::npos) << r.out;
+}
+
+TEST(Cli, BenchPrintsOneJsonLine) {
+  std::string file = testing::TempDir() + "textedge_cli_bench.txt";
+  if (FILE* f = std::fopen(file.c_str(), "wb")) {
+    std::fputs("The quick brown fox jumps over the lazy dog.\n", f);
+    std::fclose(f);
+  }
+  auto r = run("bench encode " + kQwen + " " + file + " --threads 2");
+  EXPECT_EQ(r.status, 0);
+  for (const char* key : {"\"MBps\":", "\"tokens\":10", "\"seconds\":", "\"load_ms\":"})
+    EXPECT_NE(r.out.find(key), std::string::npos) << key << " in " << r.out;
+}
+
+TEST(Cli, ErrorsSayWhatAndWhere) {
+  auto r = run("encode -m /nonexistent/model hi");
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.out.find("/nonexistent/model"), std::string::npos) << r.out;
+  r = run("encode " + kQwen, std::string("ok \xFF bad"));
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.out.find("byte offset 3"), std::string::npos) << r.out;
+  r = run("encode " + kQwen + " --lossy-utf8", std::string("ok \xFF"));
+  EXPECT_EQ(r.status, 0);
+  r = run("decode " + kQwen + " --jsonl", "[1, \"x\"]\n");
+  EXPECT_EQ(r.status, 1);
+  r = run("frobnicate " + kQwen);
+  EXPECT_EQ(r.status, 2);
+}
+
+}  // namespace
