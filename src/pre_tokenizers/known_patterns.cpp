@@ -131,20 +131,10 @@ std::size_t whitespace_end(std::string_view t, std::size_t i, bool newline_alter
   return p;  // \s+
 }
 
-// cl100k-style, as in Qwen2/Qwen3 (max_digits 1) and Llama 3 (max_digits 3):
-// (?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,D}| ?[^\s\p{L}\p{N}]+[\r\n]*|
-// \s*[\r\n]+|\s+(?!\S)|\s+
-template <int kMaxDigits>
-std::size_t cl100k_match(std::string_view t, std::size_t i) {
-  Char c = char_at(t, i);
-  if (c.cp == '\'') {
-    if (std::size_t e = contraction_end(t, i, true)) return e;
-  }
-  if (c.k & kL) return run_end(t, c.next, kL);
-  if (!(c.k & (kL | kN | kNewline)) && c.next < t.size()) {
-    Char d = char_at(t, c.next);
-    if (d.k & kL) return run_end(t, d.next, kL);
-  }
+// The alternatives cl100k and o200k share after their letter alternatives, at character c:
+// \p{N}{1,D} | ' ?[^\s\p{L}\p{N}]+[\r\n]*' (o200k: [\r\n/]*) | \s*[\r\n]+ | \s+(?!\S) | \s+
+template <int kMaxDigits, bool kSlash>
+std::size_t numbers_punctuation_or_whitespace(std::string_view t, std::size_t i, Char c) {
   if (c.k & kN) {
     std::size_t e = c.next;
     for (int n = 1; n < kMaxDigits && e < t.size(); ++n) {
@@ -159,10 +149,27 @@ std::size_t cl100k_match(std::string_view t, std::size_t i) {
   if (c.cp == ' ' && c.next < t.size() && !(char_at(t, c.next).k & kWordOrSpace)) start = c.next;
   if (start != i || !(c.k & kWordOrSpace)) {
     std::size_t e = run_end_without(t, start, kWordOrSpace);
-    while (e < t.size() && (t[e] == '\r' || t[e] == '\n')) ++e;
+    while (e < t.size() && (t[e] == '\r' || t[e] == '\n' || (kSlash && t[e] == '/'))) ++e;
     return e;
   }
   return whitespace_end(t, i, true);
+}
+
+// cl100k-style, as in Qwen2/Qwen3 (max_digits 1) and Llama 3 (max_digits 3):
+// (?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,D}| ?[^\s\p{L}\p{N}]+[\r\n]*|
+// \s*[\r\n]+|\s+(?!\S)|\s+
+template <int kMaxDigits>
+std::size_t cl100k_match(std::string_view t, std::size_t i) {
+  Char c = char_at(t, i);
+  if (c.cp == '\'') {
+    if (std::size_t e = contraction_end(t, i, true)) return e;
+  }
+  if (c.k & kL) return run_end(t, c.next, kL);
+  if (!(c.k & (kL | kN | kNewline)) && c.next < t.size()) {
+    Char d = char_at(t, c.next);
+    if (d.k & kL) return run_end(t, d.next, kL);
+  }
+  return numbers_punctuation_or_whitespace<kMaxDigits, false>(t, i, c);
 }
 
 // o200k-style, as in gpt-oss:
@@ -211,24 +218,7 @@ std::size_t o200k_match(std::string_view t, std::size_t i) {
     if (std::size_t e = o200k_second(t, c.next)) return e;
   }
   if (std::size_t e = o200k_second(t, i)) return e;
-  if (c.k & kN) {
-    std::size_t e = c.next;
-    for (int n = 1; n < 3 && e < t.size(); ++n) {
-      Char d = char_at(t, e);
-      if (!(d.k & kN)) break;
-      e = d.next;
-    }
-    return e;
-  }
-  constexpr std::uint8_t kWordOrSpace = kSpace | kL | kN;
-  std::size_t start = i;
-  if (c.cp == ' ' && c.next < t.size() && !(char_at(t, c.next).k & kWordOrSpace)) start = c.next;
-  if (start != i || !(c.k & kWordOrSpace)) {
-    std::size_t e = run_end_without(t, start, kWordOrSpace);
-    while (e < t.size() && (t[e] == '\r' || t[e] == '\n' || t[e] == '/')) ++e;
-    return e;
-  }
-  return whitespace_end(t, i, true);
+  return numbers_punctuation_or_whitespace<3, true>(t, i, c);
 }
 
 // GPT-2 (the ByteLevel pre-tokenizer's own regex):
