@@ -3,7 +3,10 @@
 
 #include <array>
 #include <cstdio>
+#include <cstdlib>
 #include <string>
+
+#include <unistd.h>
 
 #include "test_paths.hpp"
 
@@ -16,10 +19,14 @@ struct Run {
 
 // Runs the built CLI through the shell with `input` on stdin; stderr is folded into out.
 Run run(const std::string& args, const std::string& input = "") {
-  std::string in_path = testing::TempDir() + "textedge_cli_stdin";
-  if (FILE* f = std::fopen(in_path.c_str(), "wb")) {
-    std::fwrite(input.data(), 1, input.size(), f);
-    std::fclose(f);
+  // A file of its own per call: ctest runs these tests in parallel processes.
+  std::string in_path = testing::TempDir() + "textedge_cli_stdin_XXXXXX";
+  int fd = mkstemp(in_path.data());
+  if (fd >= 0) {
+    if (FILE* f = fdopen(fd, "wb")) {
+      std::fwrite(input.data(), 1, input.size(), f);
+      std::fclose(f);
+    }
   }
   std::string command = std::string(TEXTEDGE_BUILD_DIR) + "/textedge " + args + " < " + in_path + " 2>&1";
   Run r{"", -1};
@@ -28,6 +35,7 @@ Run run(const std::string& args, const std::string& input = "") {
   std::size_t n;
   while ((n = std::fread(buf.data(), 1, buf.size(), p)) > 0) r.out.append(buf.data(), n);
   int status = pclose(p);
+  std::remove(in_path.c_str());
   r.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   return r;
 }
@@ -72,7 +80,7 @@ TEST(Cli, InfoNamesThePipeline) {
 }
 
 TEST(Cli, BenchPrintsOneJsonLine) {
-  std::string file = testing::TempDir() + "textedge_cli_bench.txt";
+  std::string file = testing::TempDir() + "textedge_cli_bench_" + std::to_string(getpid()) + ".txt";
   if (FILE* f = std::fopen(file.c_str(), "wb")) {
     std::fputs("The quick brown fox jumps over the lazy dog.\n", f);
     std::fclose(f);
