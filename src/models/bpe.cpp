@@ -5,7 +5,6 @@
 #include <memory>
 #include <cstdio>
 #include <cstring>
-#include <queue>
 
 #include "../byte_level.hpp"
 #include "../parallel.hpp"
@@ -387,10 +386,8 @@ bool BpeModel::may_split_after(char32_t c) const {
   // A character without its own token becomes byte-fallback or unknown tokens, whose strings
   // ("<0xE2>", "<unk>") a merge might continue; only split after characters the vocabulary has.
   if (c < 128) return ascii_ids_[c] >= 0;
-  char buf[4];
   std::string s;
   append_utf8(s, c);
-  (void)buf;
   return json_vocab_.find(s).has_value();
 }
 
