@@ -63,4 +63,4 @@ lines.push('// \\s of the reference regex engine: {first, last}.');
 lines.push('#define TEXTEDGE_SPACE_RANGES \\');
 for (const [a, b] of ranges(matching('\\s'))) lines.push(`  {${hex(a)}, ${hex(b)}}, \\`);
 lines.push('');
-process.stdout.write(lines.join('\n'));
+process.stdout.write(lines.join('\n') + '\n');
