@@ -41,7 +41,7 @@ class BpeModel {
 
   // Words with at most this many initial symbols use the quadratic scan; longer ones the
   // heap. Exposed so tests can check that both give the same result.
-  static constexpr std::size_t kScanLimit = 48;
+  static constexpr std::size_t kScanLimit = 128;
   void encode_word_with_heap(std::string_view word, std::vector<TokenId>& out) const;
 
  private:
@@ -78,7 +78,9 @@ class BpeModel {
   std::vector<bool> has_token_;
   StringList raw_bytes_;  // byte-level only: id -> raw bytes
   std::int64_t byte_ids_[256];          // byte-level: byte -> id of its alphabet character (-1: none)
-  std::int64_t ascii_ids_[128];         // char mode: ASCII char -> id (-1: not in vocab)
+  // Char mode without prefix/suffix: code point below U+10000 -> id of its one-character token
+  // (-1: none). Saves a hash lookup per character (every SentencePiece word starts with U+2581).
+  std::vector<std::int32_t> bmp_ids_;
   std::int64_t byte_fallback_ids_[256]; // "<0xNN>" -> id (-1: none)
 };
 
