@@ -18,6 +18,11 @@ const char* const kPatterns[] = {
     R"((?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+)",
     R"([^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+(?i:'s|'t|'re|'ve|'m|'ll|'d)?|[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]+[\p{Ll}\p{Lm}\p{Lo}\p{M}]*(?i:'s|'t|'re|'ve|'m|'ll|'d)?|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n/]*|\s*[\r\n]+|\s+(?!\S)|\s+)",
     R"('s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+)",
+    // DeepSeek V3's three splits.
+    R"(\p{N}{1,3})",
+    "[\u4E00-\u9FA5\u3040-\u309F\u30A0-\u30FF]+",
+    "[!\"#$%&'()*+,\\-./:;<=>?@\\[\\\\\\]^_`{|}~][A-Za-z]+|[^\r\n\\p{L}\\p{P}\\p{S}]?[\\p{L}\\p{M}]+| "
+    "?[\\p{P}\\p{S}]+[\r\n]*|\\s*[\r\n]+|\\s+(?!\\S)|\\s+",
 };
 
 const std::vector<std::string>& alphabet() {
@@ -28,6 +33,8 @@ const std::vector<std::string>& alphabet() {
       "0", "7", "\xC2\xB2" /* ² No */, "\xE2\x85\xAB" /* Ⅻ Nl */, "\xD9\xA3" /* Arabic-Indic 3 */,
       " ", " ", " ", "\t", "\n", "\r", "\r\n", "\xC2\xA0", "\xE3\x80\x80", "\xC2\x85", "\xE2\x80\xA8", "\x0B",
       "\x1C", "\xE2\x80\x8B" /* ZWSP, not \s */, ".", ",", "!", "/", "-", "\"", "(", "\xE2\x80\x94",
+      "\xE3\x81\x82" /* あ */, "\xE3\x82\xA2" /* ア */, "\xE3\x83\xBC" /* ー */, "\xE9\xBE\xA6" /* U+9FA6 */,
+      "#", "@", "[", "\\", "`", "~", "$", "+", "<", "\xC2\xA7" /* § Po */, "\xE2\x82\xAC" /* € Sc */,
       "\xF0\x9F\x99\x82" /* 🙂 */, "\xF0\x9F\x91\x8D\xF0\x9F\x8F\xBD", std::string("\0", 1), "\xF0\x9E\x80\x80",
   };
   return a;

@@ -11,37 +11,44 @@ namespace textedge::detail {
 namespace {
 
 // Character classes the patterns test, as bits.
-enum : std::uint8_t {
+using Classes = std::uint16_t;
+enum : Classes {
   kL = 1,         // \p{L}
   kN = 2,         // \p{N}
   kSpace = 4,     // \s (Oniguruma's)
   kNewline = 8,   // \r or \n
   kUpper = 16,    // [\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]
   kLower = 32,    // [\p{Ll}\p{Lm}\p{Lo}\p{M}]
+  kM = 64,        // \p{M}
+  kP = 128,       // \p{P}
+  kS = 256,       // \p{S}
 };
 
-std::uint8_t classes_of_category(Category c) {
+Classes classes_of_category(Category c) {
   switch (c) {
     case Category::Lu: case Category::Lt: return kL | kUpper;
     case Category::Ll: return kL | kLower;
     case Category::Lm: case Category::Lo: return kL | kUpper | kLower;
-    case Category::Mn: case Category::Mc: case Category::Me: return kUpper | kLower;
+    case Category::Mn: case Category::Mc: case Category::Me: return kUpper | kLower | kM;
     case Category::Nd: case Category::Nl: case Category::No: return kN;
+    case Category::Pc: case Category::Pd: case Category::Ps: case Category::Pe:
+    case Category::Pi: case Category::Pf: case Category::Po: return kP;
+    case Category::Sm: case Category::Sc: case Category::Sk: case Category::So: return kS;
     default: return 0;
   }
 }
 
 struct Classifier {
-  std::array<std::uint8_t, 32> by_category{};
-  std::array<std::uint8_t, 128> ascii{};
+  std::array<Classes, 32> by_category{};
+  std::array<Classes, 128> ascii{};
   const UnicodeTable* table;
   Classifier() : table(&UnicodeTable::get()) {
     for (unsigned c = 0; c < 32; ++c) by_category[c] = classes_of_category(static_cast<Category>(c));
     for (char32_t c = 0; c < 128; ++c) ascii[c] = of_non_ascii(c);
   }
-  std::uint8_t of_non_ascii(char32_t c) const {
+  Classes of_non_ascii(char32_t c) const {
     std::uint8_t f = table->flags(c);
-    std::uint8_t k = by_category[f & 0x1F];
+    Classes k = by_category[f & 0x1F];
     if (f & kSpaceBit) k |= kSpace;
     if (c == '\r' || c == '\n') k |= kNewline;
     return k;
@@ -56,7 +63,7 @@ const Classifier& classifier() {
 // One decoded character: its classes and where the next one starts.
 struct Char {
   char32_t cp;
-  std::uint8_t k;
+  Classes k;
   std::size_t next;
 };
 
@@ -70,7 +77,7 @@ inline Char char_at(std::string_view t, std::size_t i) {
 }
 
 // End of the run of characters having any of `bits`, starting at i.
-inline std::size_t run_end(std::string_view t, std::size_t i, std::uint8_t bits) {
+inline std::size_t run_end(std::string_view t, std::size_t i, Classes bits) {
   while (i < t.size()) {
     Char c = char_at(t, i);
     if (!(c.k & bits)) break;
@@ -80,7 +87,7 @@ inline std::size_t run_end(std::string_view t, std::size_t i, std::uint8_t bits)
 }
 
 // End of the run of characters having none of `bits`, starting at i.
-inline std::size_t run_end_without(std::string_view t, std::size_t i, std::uint8_t bits) {
+inline std::size_t run_end_without(std::string_view t, std::size_t i, Classes bits) {
   while (i < t.size()) {
     Char c = char_at(t, i);
     if (c.k & bits) break;
@@ -144,7 +151,7 @@ std::size_t numbers_punctuation_or_whitespace(std::string_view t, std::size_t i,
     }
     return e;
   }
-  constexpr std::uint8_t kWordOrSpace = kSpace | kL | kN;
+  constexpr Classes kWordOrSpace = kSpace | kL | kN;
   std::size_t start = i;
   if (c.cp == ' ' && c.next < t.size() && !(char_at(t, c.next).k & kWordOrSpace)) start = c.next;
   if (start != i || !(c.k & kWordOrSpace)) {
@@ -228,7 +235,7 @@ std::size_t gpt2_match(std::string_view t, std::size_t i) {
   if (c.cp == '\'') {
     if (std::size_t e = contraction_end(t, i, false)) return e;
   }
-  constexpr std::uint8_t kWordOrSpace = kSpace | kL | kN;
+  constexpr Classes kWordOrSpace = kSpace | kL | kN;
   Char d = c;
   if (c.cp == ' ' && c.next < t.size()) d = char_at(t, c.next);
   if (d.k & kL) return run_end(t, d.next, kL);
@@ -239,6 +246,85 @@ std::size_t gpt2_match(std::string_view t, std::size_t i) {
   if (c.k & kN) return run_end(t, c.next, kN);
   if (!(c.k & kWordOrSpace)) return run_end_without(t, c.next, kWordOrSpace);
   return whitespace_end(t, i, false);
+}
+
+// DeepSeek V3 splits three times. First \p{N}{1,3}:
+bool find_numbers(std::string_view t, std::size_t from, std::size_t& begin, std::size_t& end) {
+  for (std::size_t p = from; p < t.size();) {
+    Char c = char_at(t, p);
+    if (c.k & kN) {
+      begin = p;
+      end = c.next;
+      for (int n = 1; n < 3 && end < t.size(); ++n) {
+        Char d = char_at(t, end);
+        if (!(d.k & kN)) break;
+        end = d.next;
+      }
+      return true;
+    }
+    p = c.next;
+  }
+  return false;
+}
+
+// Then [一-龥\u3040-ゟ゠-ヿ]+ (CJK ideographs U+4E00..U+9FA5, hiragana, katakana):
+inline bool cjk_or_kana(char32_t c) { return (c >= 0x4E00 && c <= 0x9FA5) || (c >= 0x3040 && c <= 0x30FF); }
+
+bool find_cjk_or_kana(std::string_view t, std::size_t from, std::size_t& begin, std::size_t& end) {
+  for (std::size_t p = from; p < t.size();) {
+    Char c = char_at(t, p);
+    if (cjk_or_kana(c.cp)) {
+      begin = p;
+      end = c.next;
+      while (end < t.size()) {
+        Char d = char_at(t, end);
+        if (!cjk_or_kana(d.cp)) break;
+        end = d.next;
+      }
+      return true;
+    }
+    p = c.next;
+  }
+  return false;
+}
+
+// Then [!"#$%&'()*+,\-./:;<=>?@\[\\\]^_`{|}~][A-Za-z]+|[^\r\n\p{L}\p{P}\p{S}]?[\p{L}\p{M}]+|
+// ?[\p{P}\p{S}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+ , which does not match everywhere (a lone
+// digit or control character is left between matches). Returns the match end at i, or 0.
+std::size_t deepseek_match_at(std::string_view t, std::size_t i) {
+  auto ascii_letter = [](char ch) { return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z'); };
+  Char c = char_at(t, i);
+  bool ascii_punctuation = c.cp < 0x80 && c.cp > 0x20 && c.cp != 0x7F && !ascii_letter(static_cast<char>(c.cp)) &&
+                           !(c.cp >= '0' && c.cp <= '9');
+  if (ascii_punctuation && c.next < t.size() && ascii_letter(t[c.next])) {
+    std::size_t e = c.next;
+    while (e < t.size() && ascii_letter(t[e])) ++e;
+    return e;
+  }
+  constexpr Classes kLetterOrMark = kL | kM;
+  if (!(c.k & (kNewline | kL | kP | kS)) && c.next < t.size() && (char_at(t, c.next).k & kLetterOrMark))
+    return run_end(t, c.next, kLetterOrMark);
+  if (c.k & kLetterOrMark) return run_end(t, c.next, kLetterOrMark);
+  std::size_t start = i;
+  if (c.cp == ' ' && c.next < t.size() && (char_at(t, c.next).k & (kP | kS))) start = c.next;
+  if (start != i || (c.k & (kP | kS))) {
+    std::size_t e = run_end(t, start, kP | kS);
+    while (e < t.size() && (t[e] == '\r' || t[e] == '\n')) ++e;
+    return e;
+  }
+  if (c.k & kSpace) return whitespace_end(t, i, true);
+  return 0;
+}
+
+bool find_deepseek(std::string_view t, std::size_t from, std::size_t& begin, std::size_t& end) {
+  for (std::size_t p = from; p < t.size(); p = char_at(t, p).next) {
+    if (std::size_t e = deepseek_match_at(t, p)) {
+      begin = p;
+      end = e;
+      return true;
+    }
+  }
+  return false;
 }
 
 template <std::size_t (*Match)(std::string_view, std::size_t)>
@@ -263,6 +349,14 @@ KnownPatternFinder known_pattern_finder(std::string_view pattern) {
   if (pattern == kLlama3) return find_everywhere<cl100k_match<3>>;
   if (pattern == kO200k) return find_everywhere<o200k_match>;
   if (pattern == kGpt2) return find_everywhere<gpt2_match>;
+  static constexpr std::string_view kNumbers = R"(\p{N}{1,3})";
+  static constexpr std::string_view kCjkKana = "[\u4E00-\u9FA5\u3040-\u309F\u30A0-\u30FF]+";
+  static constexpr std::string_view kDeepSeek =
+      "[!\"#$%&'()*+,\\-./:;<=>?@\\[\\\\\\]^_`{|}~][A-Za-z]+|[^\r\n\\p{L}\\p{P}\\p{S}]?[\\p{L}\\p{M}]+| "
+      "?[\\p{P}\\p{S}]+[\r\n]*|\\s*[\r\n]+|\\s+(?!\\S)|\\s+";
+  if (pattern == kNumbers) return find_numbers;
+  if (pattern == kCjkKana) return find_cjk_or_kana;
+  if (pattern == kDeepSeek) return find_deepseek;
   return nullptr;
 }
 
