@@ -1,5 +1,5 @@
 // Hand-written matchers for the split regexes that real tokenizers use (GPT-2's, cl100k-style
-// as in Qwen and Llama 3, o200k-style as in gpt-oss). Each gives exactly the matches of the
+// as in Qwen and Llama 3, o200k-style as in gpt-oss, DeepSeek V3's three). Each gives exactly the matches of the
 // regex under Oniguruma's leftmost-first backtracking semantics, at several times PCRE2 JIT's
 // speed; known_patterns_test checks them against the regex on adversarial text.
 //
