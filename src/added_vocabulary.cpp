@@ -32,14 +32,6 @@ bool is_white_space(char32_t c) {
          (c >= 0x2000 && c <= 0x200A) || c == 0x2028 || c == 0x2029 || c == 0x202F || c == 0x205F || c == 0x3000;
 }
 
-char32_t last_code_point(std::string_view s, std::size_t end, std::size_t& start) {
-  std::size_t i = end;
-  do { --i; } while (i > 0 && (static_cast<unsigned char>(s[i]) & 0xC0) == 0x80);
-  start = i;
-  std::size_t j = i;
-  return next_code_point(s, j);
-}
-
 }  // namespace
 
 void AddedTokenMatcher::build(std::vector<std::pair<std::string, const AddedToken*>> patterns) {

@@ -28,6 +28,16 @@ inline char32_t next_code_point(std::string_view s, std::size_t& i) {
   return cp;
 }
 
+// Decodes the code point that ends at s[end] (exclusive; end > 0) and sets `start` to its
+// first byte.
+inline char32_t last_code_point(std::string_view s, std::size_t end, std::size_t& start) {
+  std::size_t i = end;
+  do { --i; } while (i > 0 && (static_cast<unsigned char>(s[i]) & 0xC0) == 0x80);
+  start = i;
+  std::size_t j = i;
+  return next_code_point(s, j);
+}
+
 inline void append_utf8(std::string& out, char32_t cp) {
   if (cp < 0x80) {
     out.push_back(static_cast<char>(cp));

@@ -68,14 +68,6 @@ std::atomic<std::uint64_t> next_cache_owner{1};
 
 constexpr std::string_view kMetaspace = "\xE2\x96\x81";  // U+2581
 
-char32_t last_code_point(std::string_view s, std::size_t end, std::size_t& start) {
-  std::size_t i = end;
-  do { --i; } while (i > 0 && (static_cast<unsigned char>(s[i]) & 0xC0) == 0x80);
-  start = i;
-  std::size_t j = i;
-  return next_code_point(s, j);
-}
-
 }  // namespace
 
 BpeModel BpeModel::from_json(const Json& model, bool byte_level) {
