@@ -14,6 +14,7 @@
 #include "normalizers/normalizer.hpp"
 #include "post_processors/post_processor.hpp"
 #include "pre_tokenizers/pre_tokenizer.hpp"
+#include "thread_pool.hpp"
 #include "utf8.hpp"
 
 namespace textedge {
@@ -248,7 +249,7 @@ std::vector<std::vector<TokenId>> Tokenizer::encode_batch(std::span<const std::s
   std::atomic<std::size_t> next{0};
   std::exception_ptr error;
   std::atomic<bool> failed{false};
-  auto worker = [&] {
+  run_on_pool(threads, [&] {
     for (std::size_t i; !failed.load(std::memory_order_relaxed) && (i = next.fetch_add(1)) < texts.size();) {
       try {
         out[i] = encode(texts[i], options);
@@ -256,11 +257,7 @@ std::vector<std::vector<TokenId>> Tokenizer::encode_batch(std::span<const std::s
         if (!failed.exchange(true)) error = std::current_exception();
       }
     }
-  };
-  std::vector<std::thread> pool;
-  for (unsigned t = 1; t < threads; ++t) pool.emplace_back(worker);
-  worker();
-  for (auto& t : pool) t.join();
+  });
   if (error) std::rethrow_exception(error);
   return out;
 }

@@ -127,6 +127,15 @@ TEST(TokenizerBatch, MatchesSequentialEncodeAndIsThreadSafe) {
     });
   for (auto& t : threads) t.join();
   EXPECT_EQ(mismatches.load(), 0);
+  // Many callers sharing the worker pool at once, each with its own batch.
+  threads.clear();
+  for (int t = 0; t < 4; ++t)
+    threads.emplace_back([&, t] {
+      for (int round = 0; round < 20; ++round)
+        if (tok.encode_batch(texts, {}, 1 + (t + round) % 3) != batch) ++mismatches;
+    });
+  for (auto& t : threads) t.join();
+  EXPECT_EQ(mismatches.load(), 0);
 }
 
 TEST(TokenizerBytes, TokenBytesOfByteLevelAndSentencePiece) {
@@ -144,3 +153,13 @@ TEST(TokenizerBytes, TokenBytesOfByteLevelAndSentencePiece) {
 
 }  // namespace
 }  // namespace textedge
+
+TEST(TokenizerBatch, InvalidTextInABatchThrowsAndThePoolStaysUsable) {
+  auto tok = Tokenizer::load(model_path("qwen3"));
+  std::vector<std::string> texts(64, "fine text");
+  texts[40] = "bad \xff byte";
+  EXPECT_THROW(tok.encode_batch(texts, {}, 2), InputError);
+  texts[40] = "fine text";
+  auto batch = tok.encode_batch(texts, {}, 2);
+  EXPECT_EQ(batch[63], tok.encode("fine text"));
+}
