@@ -151,9 +151,6 @@ TEST(TokenizerBytes, TokenBytesOfByteLevelAndSentencePiece) {
   EXPECT_EQ(llama2.vocab_bytes().size(), llama2.vocab_size());
 }
 
-}  // namespace
-}  // namespace textedge
-
 TEST(TokenizerBatch, InvalidTextInABatchThrowsAndThePoolStaysUsable) {
   auto tok = Tokenizer::load(model_path("qwen3"));
   std::vector<std::string> texts(64, "fine text");
@@ -163,3 +160,6 @@ TEST(TokenizerBatch, InvalidTextInABatchThrowsAndThePoolStaysUsable) {
   auto batch = tok.encode_batch(texts, {}, 2);
   EXPECT_EQ(batch[63], tok.encode("fine text"));
 }
+
+}  // namespace
+}  // namespace textedge
