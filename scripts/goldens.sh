@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Regenerates the reference goldens (build/goldens/MODEL.jsonl) that tests/reference_test.cpp
-# compares textedge against, for every model, but only what is out of date:
+# Regenerates the reference goldens that the tests compare textedge against
+# (build/goldens/MODEL.jsonl for tests/reference_test.cpp, MODEL.stream.jsonl for
+# tests/detokenizer_test.cpp), for every model, but only what is out of date:
 #   - the corpus (build/corpus/*.jsonl, categories.txt) is rebuilt when scripts/make_corpus.py or a model's
 #     tokenizer.json is newer than build/corpus/.stamp (make_corpus.py rewrites only files whose
 #     content changed, so an unchanged corpus does not invalidate the goldens);
@@ -70,13 +71,14 @@ names=()
 for m in "${models[@]}"; do
   stamp="$goldens/$m.stamp"
   if out_of_date "$stamp" "${corpus_files[@]}" "$corpus/categories.txt" "models/$m/tokenizer.json" \
-       "$reference/goldens.js" "$reference/node_modules/tokenizers/package.json" "$0" \
-     || [ ! -f "$goldens/$m.jsonl" ]; then
+       "$reference/goldens.js" "$reference/stream_goldens.js" "$reference/node_modules/tokenizers/package.json" "$0" \
+     || [ ! -f "$goldens/$m.jsonl" ] || [ ! -f "$goldens/$m.stream.jsonl" ]; then
     # Throttle to $JOBS concurrent generators (each also uses the reference's own threads).
     while [ "$(jobs -rp | wc -l)" -ge "$JOBS" ]; do wait -n || true; done
     (
       touch "$goldens/$m.stamp.new"
       "$NODE" "$reference/goldens.js" "models/$m" "$goldens/$m.jsonl" "${corpus_files[@]}"
+      "$NODE" "$reference/stream_goldens.js" "models/$m" "$goldens/$m.stream.jsonl" "${corpus_files[@]}"
       mv "$goldens/$m.stamp.new" "$stamp"
     ) &
     pids+=($!)

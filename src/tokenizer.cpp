@@ -15,49 +15,13 @@
 #include "post_processors/post_processor.hpp"
 #include "pre_tokenizers/pre_tokenizer.hpp"
 #include "thread_pool.hpp"
+#include "tokenizer_impl.hpp"
 #include "utf8.hpp"
 
 namespace textedge {
 
 using namespace detail;
 
-struct Tokenizer::Impl {
-  std::string origin;
-  AddedVocabulary added;
-  std::unique_ptr<Normalizer> normalizer;
-  std::unique_ptr<PreTokenizer> pre_tokenizer;
-  BpeModel model;
-  std::unique_ptr<PostProcessor> post_processor;
-  std::unique_ptr<Decoder> decoder;
-  StringList token_bytes;  // id -> bytes (see Tokenizer::token_bytes)
-  // For bytewise decoders: ids whose token is a special token's content (dropped by
-  // skip_special_tokens), and the decoded bytes of special tokens (token_bytes has "").
-  std::vector<bool> is_special_token;
-  std::vector<std::pair<TokenId, std::string>> special_bytes;  // sorted by id
-  bool bytewise_decode = false;
-  // Fused decode (SentencePiece chains: per-token Replace, ByteFallback, Fuse, then e.g. Strip):
-  // ids of "<0xNN>" tokens, and the decoders that run on the fused text.
-  bool fused_decode = false;
-  std::vector<bool> is_byte_token;
-  std::vector<const Decoder*> decode_tail;
-
-  void decode_bytewise(std::span<const TokenId> ids, bool skip_special, std::string& out) const;
-  void decode_fused(std::span<const TokenId> ids, bool skip_special, std::string& out) const;
-  std::string_view special_token_bytes(TokenId id) const {
-    auto it = std::lower_bound(special_bytes.begin(), special_bytes.end(), id,
-                               [](const auto& entry, TokenId v) { return entry.first < v; });
-    return it->second;
-  }
-  std::size_t vocab_size = 0;
-  std::optional<std::string> bos_token, eos_token, pad_token, unk_token;
-
-  void encode_into(std::string_view text, bool add_special_tokens, std::vector<TokenId>& ids) const;
-  void encode_normalized_piece(std::string_view piece, bool at_start, std::vector<TokenId>& ids) const;
-  std::optional<std::string_view> token_string(TokenId id) const {
-    if (const AddedToken* t = added.by_id(id)) return t->content;
-    return model.token(id);
-  }
-};
 
 namespace {
 
@@ -83,17 +47,26 @@ void plan_fused_decode(Tokenizer::Impl& impl) {
   if (i < chain.size() && chain[i]->kind() == Decoder::Kind::kByteFallback) byte_fallback = chain[i++].get();
   if (i >= chain.size() || chain[i]->kind() != Decoder::Kind::kFuse) return;
   for (++i; i < chain.size(); ++i) impl.decode_tail.push_back(chain[i].get());
-  impl.is_byte_token.assign(impl.vocab_size, false);
   if (byte_fallback) {
     for (TokenId id = 0; id < impl.vocab_size; ++id) {
-      auto s = impl.token_string(id);
-      if (!s) continue;
-      std::string token(*s);
+      if (impl.token_kind[id] != Tokenizer::Impl::TokenKind::kText) continue;
+      std::string token(*impl.token_string(id));
       for (const Decoder* d : per_token) d->map_token(token);
-      impl.is_byte_token[id] = byte_fallback->byte_value(token) >= 0;
+      if (byte_fallback->byte_value(token) >= 0) impl.token_kind[id] = Tokenizer::Impl::TokenKind::kByte;
     }
   }
   impl.fused_decode = true;
+}
+
+void plan_streaming(Tokenizer::Impl& impl) {
+  if (impl.bytewise_decode) return;
+  std::string decoder = impl.decoder ? impl.decoder->describe() : "none";
+  if (impl.fused_decode && impl.decode_tail.size() <= 1) {
+    if (impl.decode_tail.empty()) return;
+    if ((impl.stream_strip = impl.decode_tail[0]->strip_spec())) return;
+  }
+  impl.stream_unsupported = "streaming detokenization supports the ByteLevel decoder and SentencePiece chains "
+                            "(Sequence of Replace, ByteFallback, Fuse, Strip); this tokenizer's decoder is " + decoder;
 }
 
 std::shared_ptr<Tokenizer::Impl> build(const JsonDocument& doc, const std::string& origin) {
@@ -140,19 +113,22 @@ std::shared_ptr<Tokenizer::Impl> build(const JsonDocument& doc, const std::strin
   }
   impl->token_bytes = StringList(bytes);
 
-  impl->bytewise_decode = impl->decoder && impl->decoder->is_bytewise();
-  plan_fused_decode(*impl);
-  if (impl->bytewise_decode || impl->fused_decode) {
-    impl->is_special_token.assign(impl->vocab_size, false);
-    for (TokenId id = 0; id < impl->vocab_size; ++id) {
-      auto s = impl->token_string(id);
-      if (!s || !impl->added.is_special_content(*s)) continue;
-      impl->is_special_token[id] = true;
+  using TokenKind = Tokenizer::Impl::TokenKind;
+  impl->token_kind.assign(impl->vocab_size, TokenKind::kText);
+  for (TokenId id = 0; id < impl->vocab_size; ++id) {
+    auto s = impl->token_string(id);
+    if (!s) {
+      impl->token_kind[id] = TokenKind::kNone;
+    } else if (impl->added.is_special_content(*s)) {
+      impl->token_kind[id] = TokenKind::kSpecial;
       std::string token(*s);
-      impl->decoder->map_token(token);
+      if (impl->decoder) impl->decoder->map_token(token);
       impl->special_bytes.emplace_back(id, std::move(token));
     }
   }
+  impl->bytewise_decode = impl->decoder && impl->decoder->is_bytewise();
+  plan_fused_decode(*impl);
+  plan_streaming(*impl);
   return impl;
 }
 
@@ -267,7 +243,7 @@ std::vector<std::vector<TokenId>> Tokenizer::encode_batch(std::span<const std::s
 void Tokenizer::Impl::decode_bytewise(std::span<const TokenId> ids, bool skip_special, std::string& out) const {
   for (TokenId id : ids) {
     if (id >= vocab_size) continue;  // out of range: skipped, as the reference does
-    if (!is_special_token[id]) {
+    if (token_kind[id] != TokenKind::kSpecial) {
       out += token_bytes[id];  // "" for ids without a token
       continue;
     }
@@ -291,16 +267,22 @@ void Tokenizer::Impl::decode_fused(std::span<const TokenId> ids, bool skip_speci
   };
   for (TokenId id : ids) {
     if (id >= vocab_size) continue;  // out of range: skipped, as the reference does
-    if (is_special_token[id]) {
-      if (skip_special) continue;
-      end_run();
-      out += special_token_bytes(id);
-    } else if (is_byte_token[id]) {
-      if (run_length++ == 0) run_start = out.size();
-      out += token_bytes[id];
-    } else if (token_string(id)) {
-      end_run();
-      out += token_bytes[id];
+    switch (token_kind[id]) {
+      case TokenKind::kSpecial:
+        if (skip_special) continue;
+        end_run();
+        out += special_token_bytes(id);
+        break;
+      case TokenKind::kByte:
+        if (run_length++ == 0) run_start = out.size();
+        out += token_bytes[id];
+        break;
+      case TokenKind::kText:
+        end_run();
+        out += token_bytes[id];
+        break;
+      case TokenKind::kNone:
+        break;
     }
   }
   end_run();

@@ -56,6 +56,37 @@ void append_utf8_lossy(std::string& out, std::string_view s) {
   out.append(s.data() + start, s.size() - start);
 }
 
+std::size_t append_utf8_lossy_prefix(std::string& out, std::string_view s) {
+  std::size_t i = 0, start = 0, bad = 0;
+  while (i < s.size()) {
+    if (static_cast<unsigned char>(s[i]) < 0x80) { ++i; continue; }
+    std::size_t n = valid_sequence(s, i, bad);
+    if (n) { i += n; continue; }
+    unsigned char lead = static_cast<unsigned char>(s[i]);
+    if (i + bad == s.size() && lead >= 0xC2 && lead <= 0xF4) {  // cut short by the end, not invalid
+      out.append(s.data() + start, i - start);
+      return bad;
+    }
+    out.append(s.data() + start, i - start);
+    out += "\xEF\xBF\xBD";
+    i += bad;
+    start = i;
+  }
+  out.append(s.data() + start, s.size() - start);
+  return 0;
+}
+
+bool is_utf8_prefix(std::string_view s) {
+  std::size_t i = 0, bad = 0;
+  while (i < s.size()) {
+    std::size_t n = valid_sequence(s, i, bad);
+    if (n) { i += n; continue; }
+    unsigned char lead = static_cast<unsigned char>(s[i]);
+    return i + bad == s.size() && lead >= 0xC2 && lead <= 0xF4;
+  }
+  return true;
+}
+
 std::string utf8_lossy(std::string_view s) {
   std::string out;
   out.reserve(s.size());

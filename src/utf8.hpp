@@ -69,5 +69,12 @@ std::size_t find_invalid_utf8(std::string_view s);
 // String::from_utf8_lossy (and Python's errors="replace") do.
 std::string utf8_lossy(std::string_view bytes);
 void append_utf8_lossy(std::string& out, std::string_view bytes);
+// append_utf8_lossy for a stream of bytes: when `bytes` ends with the first bytes of a valid
+// sequence that more bytes could complete, those bytes are not appended and their count
+// (at most 3) is returned; the caller prepends them to the next chunk.
+std::size_t append_utf8_lossy_prefix(std::string& out, std::string_view bytes);
+// True when `bytes` is valid UTF-8, possibly cut short inside its last character (so more
+// bytes could still make it valid).
+bool is_utf8_prefix(std::string_view bytes);
 
 }  // namespace textedge::detail

@@ -1,3 +1,4 @@
 #pragma once
 #include "textedge/error.hpp"
 #include "textedge/tokenizer.hpp"
+#include "textedge/detokenizer.hpp"

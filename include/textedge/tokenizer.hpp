@@ -78,8 +78,10 @@ class Tokenizer {
   bool is_special(TokenId id) const;
   TokenizerInfo info() const;
 
+  // The implementation is internal; these let textedge's own components reach it.
   struct Impl;
   explicit Tokenizer(std::shared_ptr<const Impl> impl) : impl_(std::move(impl)) {}
+  const Impl* impl() const noexcept { return impl_.get(); }
 
  private:
   std::shared_ptr<const Impl> impl_;

@@ -38,6 +38,12 @@ class Decoder {
   virtual const std::vector<std::unique_ptr<Decoder>>* children() const { return nullptr; }
   // kByteFallback: the byte a token stands for, or -1.
   virtual int byte_value(std::string_view token) const { (void)token; return -1; }
+  // Strip's parameters (for streaming, which applies them to the ends of the whole text).
+  struct StripSpec {
+    std::string content;
+    std::size_t start = 0, stop = 0;
+  };
+  virtual const StripSpec* strip_spec() const { return nullptr; }
   virtual std::string describe() const = 0;
 };
 

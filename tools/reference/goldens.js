@@ -259,7 +259,11 @@ async function main() {
     `${roundTripFailures} not round-tripping, ${errors} errors, ${((Date.now() - started) / 1000).toFixed(1)} s`);
 }
 
-main().catch((err) => {
-  console.error(err && err.stack ? err.stack : err);
-  process.exit(1);
-});
+module.exports = { mulberry32, hashString, Writer, idPools, readCorpus };
+
+if (require.main === module) {
+  main().catch((err) => {
+    console.error(err && err.stack ? err.stack : err);
+    process.exit(1);
+  });
+}
