@@ -21,63 +21,44 @@ constexpr std::string_view kReplacement = "\xEF\xBF\xBD";
 // character is at most 3), byte fallback needs the whole trailing run of byte
 // tokens and the token before it, and a Strip that trims the end needs the
 // trailing copies of its character.
-std::size_t tail_window_start(const Tokenizer::Impl &impl,
-                              std::span<const TokenId> prompt,
-                              bool skip_special) {
+std::size_t tail_window_start(const Tokenizer::Impl &impl, std::span<const TokenId> prompt, bool skip_special) {
   std::size_t i = prompt.size(), bytes = 0;
   while (i > 0) {
     TokenId id = prompt[--i];
-    if (id >= impl.vocab_size)
-      continue;
+    if (id >= impl.vocab_size) continue;
     TokenKind kind = impl.token_kind[id];
-    if (kind == TokenKind::kNone ||
-        (kind == TokenKind::kSpecial && skip_special))
-      continue;
+    if (kind == TokenKind::kNone || (kind == TokenKind::kSpecial && skip_special)) continue;
     if (impl.bytewise_decode) {
-      bytes += kind == TokenKind::kSpecial ? impl.special_token_bytes(id).size()
-                                           : impl.token_bytes[id].size();
-      if (bytes >= 4)
-        return i;
+      bytes += kind == TokenKind::kSpecial ? impl.special_token_bytes(id).size() : impl.token_bytes[id].size();
+      if (bytes >= 4) return i;
       continue;
     }
-    if (kind == TokenKind::kByte)
-      continue;
-    std::string_view piece = kind == TokenKind::kSpecial
-                                 ? impl.special_token_bytes(id)
-                                 : impl.token_bytes[id];
+    if (kind == TokenKind::kByte) continue;
+    std::string_view piece = kind == TokenKind::kSpecial ? impl.special_token_bytes(id) : impl.token_bytes[id];
     if (impl.stream_strip && impl.stream_strip->stop > 0) {
       const std::string &c = impl.stream_strip->content;
       bool all_content = true;
-      for (std::size_t k = 0; k + c.size() <= piece.size() && all_content;
-           k += c.size())
+      for (std::size_t k = 0; k + c.size() <= piece.size() && all_content; k += c.size())
         all_content = piece.compare(k, c.size(), c) == 0;
-      if (all_content && piece.size() % c.size() == 0)
-        continue;
+      if (all_content && piece.size() % c.size() == 0) continue;
     }
     return i;
   }
   return 0;
 }
-} // namespace
+}  // namespace
 
-Detokenizer::Detokenizer(Tokenizer tokenizer, std::span<const TokenId> prompt,
-                         DetokenizeOptions options)
-    : tokenizer_(std::move(tokenizer)), impl_(tokenizer_.impl()),
-      options_(options) {
-  if (!impl_->stream_unsupported.empty())
-    throw Error(impl_->origin + ": " + impl_->stream_unsupported);
-  if (impl_->stream_strip)
-    strip_left_ = static_cast<std::uint32_t>(impl_->stream_strip->start);
+Detokenizer::Detokenizer(Tokenizer tokenizer, std::span<const TokenId> prompt, DetokenizeOptions options)
+    : tokenizer_(std::move(tokenizer)), impl_(tokenizer_.impl()), options_(options) {
+  if (!impl_->stream_unsupported.empty()) throw Error(impl_->origin + ": " + impl_->stream_unsupported);
+  if (impl_->stream_strip) strip_left_ = static_cast<std::uint32_t>(impl_->stream_strip->start);
   std::string discarded;
-  std::size_t tail =
-      tail_window_start(*impl_, prompt, options_.skip_special_tokens);
+  std::size_t tail = tail_window_start(*impl_, prompt, options_.skip_special_tokens);
   std::size_t i = 0;
   // The start of the text matters only while a Strip may still remove leading
   // copies.
-  while (i < tail && strip_left_ > 0)
-    step(prompt[i++], discarded);
-  if (i < tail) { // the tail window starts where no earlier byte can change the
-                  // state
+  while (i < tail && strip_left_ > 0) step(prompt[i++], discarded);
+  if (i < tail) {  // no byte before the tail window can change the state at its end
     pending_.clear();
     run_tokens_ = 0;
     run_invalid_ = false;
@@ -99,8 +80,7 @@ void Detokenizer::emit(std::string_view text, std::string &out) {
     text.remove_prefix(c.size());
     --strip_left_;
   }
-  if (text.empty())
-    return;
+  if (text.empty()) return;
   strip_left_ = 0;
   if (strip->stop == 0) {
     out += text;
@@ -109,15 +89,13 @@ void Detokenizer::emit(std::string_view text, std::string &out) {
   // Hold the trailing copies of the character: the end of the text would remove
   // them.
   std::size_t copies = 0, end = text.size();
-  while (copies < strip->stop && end >= c.size() &&
-         text.compare(end - c.size(), c.size(), c) == 0) {
+  while (copies < strip->stop && end >= c.size() && text.compare(end - c.size(), c.size(), c) == 0) {
     end -= c.size();
     ++copies;
   }
   if (end == 0) {
     held_end_ += text;
-    std::size_t excess =
-        held_end_.size() - std::min(held_end_.size(), strip->stop * c.size());
+    std::size_t excess = held_end_.size() - std::min(held_end_.size(), strip->stop * c.size());
     out.append(held_end_, 0, excess);
     held_end_.erase(0, excess);
     return;
@@ -128,15 +106,13 @@ void Detokenizer::emit(std::string_view text, std::string &out) {
 }
 
 void Detokenizer::end_byte_run(std::string &out) {
-  if (run_tokens_ == 0)
-    return;
+  if (run_tokens_ == 0) return;
   if (!run_invalid_) {
     if (detail::find_invalid_utf8(pending_) == std::string_view::npos) {
       emit(pending_, out);
     } else {
       std::string replacement;
-      for (std::uint32_t k = 0; k < run_tokens_; ++k)
-        replacement += kReplacement;
+      for (std::uint32_t k = 0; k < run_tokens_; ++k) replacement += kReplacement;
       emit(replacement, out);
     }
   }
@@ -150,21 +126,15 @@ void Detokenizer::end_byte_run(std::string &out) {
 // stream); no allocation once `out` has capacity.
 void Detokenizer::step(TokenId id, std::string &out) {
   const Tokenizer::Impl &impl = *impl_;
-  if (id >= impl.vocab_size)
-    return; // skipped, as decode skips it
+  if (id >= impl.vocab_size) return;  // skipped, as decode skips it
   TokenKind kind = impl.token_kind[id];
-  if (kind == TokenKind::kNone ||
-      (kind == TokenKind::kSpecial && options_.skip_special_tokens))
-    return;
-  std::string_view piece = kind == TokenKind::kSpecial
-                               ? impl.special_token_bytes(id)
-                               : impl.token_bytes[id];
+  if (kind == TokenKind::kNone || (kind == TokenKind::kSpecial && options_.skip_special_tokens)) return;
+  std::string_view piece = kind == TokenKind::kSpecial ? impl.special_token_bytes(id) : impl.token_bytes[id];
   if (impl.bytewise_decode) {
     std::size_t held;
     if (pending_.empty()) {
       held = detail::append_utf8_lossy_prefix(out, piece);
-      if (held)
-        pending_.assign(piece.substr(piece.size() - held));
+      if (held) pending_.assign(piece.substr(piece.size() - held));
     } else {
       pending_ += piece;
       held = detail::append_utf8_lossy_prefix(out, pending_);
@@ -189,31 +159,26 @@ void Detokenizer::step(TokenId id, std::string &out) {
   // lead byte) can have gone wrong; checking the whole run would make long runs
   // quadratic.
   std::size_t from = pending_.size() - 1;
-  while (from > 0 && pending_.size() - from < 4 &&
-         (static_cast<unsigned char>(pending_[from]) & 0xC0) == 0x80)
-    --from;
+  while (from > 0 && pending_.size() - from < 4 && (static_cast<unsigned char>(pending_[from]) & 0xC0) == 0x80) --from;
   if (!detail::is_utf8_prefix(std::string_view(pending_).substr(from))) {
     run_invalid_ = true;
     pending_.clear();
-    for (std::uint32_t k = 0; k < run_tokens_; ++k)
-      emit(kReplacement, out);
+    for (std::uint32_t k = 0; k < run_tokens_; ++k) emit(kReplacement, out);
   }
 }
 
 void Detokenizer::step(std::span<const TokenId> ids, std::string &out) {
-  for (TokenId id : ids)
-    step(id, out);
+  for (TokenId id : ids) step(id, out);
 }
 
 void Detokenizer::finish(std::string &out) {
   if (impl_->bytewise_decode) {
-    if (!pending_.empty())
-      out += kReplacement; // a truncated character, as from_utf8_lossy ends it
+    if (!pending_.empty()) out += kReplacement;  // a truncated character, as from_utf8_lossy ends it
     pending_.clear();
     return;
   }
   end_byte_run(out);
-  held_end_.clear(); // the end of the text: Strip removes these
+  held_end_.clear();  // the end of the text: Strip removes these
 }
 
 LogprobToken logprob_token(const Tokenizer &tokenizer, TokenId id) {
@@ -245,4 +210,4 @@ LogprobToken logprob_token(const Tokenizer &tokenizer, TokenId id) {
   return result;
 }
 
-} // namespace textedge
+}  // namespace textedge

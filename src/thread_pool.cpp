@@ -20,7 +20,7 @@ struct Batch {
 };
 
 class Pool {
-public:
+ public:
   // Workers are never joined: the pool lives until the process exits (joining
   // in a static destructor could deadlock with threads the program has not
   // stopped).
@@ -38,8 +38,7 @@ public:
         std::thread([this] { serve(); }).detach();
         ++workers_;
       }
-      for (unsigned i = 0; i < helpers; ++i)
-        queue_.push_back(&batch);
+      for (unsigned i = 0; i < helpers; ++i) queue_.push_back(&batch);
       batch.outstanding = helpers;
     }
     wake_.notify_all();
@@ -53,7 +52,7 @@ public:
     batch.done.wait(lock, [&] { return batch.outstanding == 0; });
   }
 
-private:
+ private:
   static constexpr unsigned kMaxWorkers = 255;
 
   void serve() {
@@ -65,8 +64,7 @@ private:
       lock.unlock();
       batch->work();
       lock.lock();
-      if (--batch->outstanding == 0)
-        batch->done.notify_one();
+      if (--batch->outstanding == 0) batch->done.notify_one();
     }
   }
 
@@ -76,12 +74,11 @@ private:
   unsigned workers_ = 0;
 };
 
-} // namespace
+}  // namespace
 
 void run_on_pool(unsigned threads, FunctionRef<void()> work) {
-  if (threads <= 1)
-    return work();
+  if (threads <= 1) return work();
   Pool::instance().run(threads, work);
 }
 
-} // namespace textedge::detail
+}  // namespace textedge::detail

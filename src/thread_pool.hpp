@@ -19,4 +19,4 @@ namespace textedge::detail {
 // threads at once.
 void run_on_pool(unsigned threads, FunctionRef<void()> work);
 
-} // namespace textedge::detail
+}  // namespace textedge::detail

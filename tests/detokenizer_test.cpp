@@ -20,14 +20,12 @@
 namespace textedge {
 namespace {
 
-const std::vector<std::string> kModels = {"qwen3",       "llama3_1", "gemma3",
-                                          "deepseek_v3", "gptoss",   "llama2"};
+const std::vector<std::string> kModels = {"qwen3", "llama3_1", "gemma3", "deepseek_v3", "gptoss", "llama2"};
 
 const Tokenizer &tokenizer_of(const std::string &model) {
   static std::map<std::string, Tokenizer> cache;
   auto it = cache.find(model);
-  if (it == cache.end())
-    it = cache.emplace(model, Tokenizer::load(model_path(model))).first;
+  if (it == cache.end()) it = cache.emplace(model, Tokenizer::load(model_path(model))).first;
   return it->second;
 }
 
@@ -50,112 +48,94 @@ struct StreamCase {
   std::vector<TokenId> prompt, ids;
   std::vector<std::size_t> cuts;
   std::string prompt_decode[2];
-  std::vector<std::array<std::string, 2>> decode; // per cut
+  std::vector<std::array<std::string, 2>> decode;  // per cut
 };
 
 std::vector<StreamCase> load_stream_goldens(const std::string &model) {
-  std::string path = std::string(TEXTEDGE_SOURCE_DIR) + "/build/goldens/" +
-                     model + ".stream.jsonl";
+  std::string path = std::string(TEXTEDGE_SOURCE_DIR) + "/build/goldens/" + model + ".stream.jsonl";
   if (!std::filesystem::exists(path))
-    throw std::runtime_error("goldens missing: " + path +
-                             " (run scripts/goldens.sh)");
+    throw std::runtime_error("goldens missing: " + path + " (run scripts/goldens.sh)");
   std::vector<StreamCase> cases;
   std::optional<std::uint64_t> declared;
-  reference::for_each_json_line(
-      path, [&](std::size_t line, simdjson::ondemand::document &doc) {
-        std::string where = path + ":" + std::to_string(line);
-        simdjson::ondemand::object obj;
-        reference::detail::check(doc.get_object().get(obj), where);
-        StreamCase c;
-        bool is_case = false;
-        for (auto field : obj) {
-          std::string_view key;
-          reference::detail::check(field.unescaped_key().get(key), where);
-          simdjson::ondemand::value v;
-          reference::detail::check(field.value().get(v), where);
-          if (key == "end") {
-            simdjson::ondemand::object end;
-            reference::detail::check(v.get_object().get(end), where);
-            std::uint64_t n;
-            reference::detail::check(end["cases"].get_uint64().get(n), where);
-            declared = n;
-          } else if (key == "cat") {
-            c.cat = reference::detail::get_string(v, where);
-            is_case = true;
-          } else if (key == "prompt") {
-            c.prompt = reference::detail::get_ids(v, where);
-          } else if (key == "ids") {
-            c.ids = reference::detail::get_ids(v, where);
-          } else if (key == "cuts") {
-            for (TokenId k : reference::detail::get_ids(v, where))
-              c.cuts.push_back(k);
-          } else if (key == "prompt_decode") {
-            reference::detail::get_pair(v, c.prompt_decode, where);
-          } else if (key == "decode") {
-            simdjson::ondemand::array arr;
-            reference::detail::check(v.get_array().get(arr), where);
-            for (auto pair : arr) {
-              std::string both[2];
-              reference::detail::get_pair(pair.value(), both, where);
-              c.decode.push_back({both[0], both[1]});
-            }
-          }
+  reference::for_each_json_line(path, [&](std::size_t line, simdjson::ondemand::document &doc) {
+    std::string where = path + ":" + std::to_string(line);
+    simdjson::ondemand::object obj;
+    reference::detail::check(doc.get_object().get(obj), where);
+    StreamCase c;
+    bool is_case = false;
+    for (auto field : obj) {
+      std::string_view key;
+      reference::detail::check(field.unescaped_key().get(key), where);
+      simdjson::ondemand::value v;
+      reference::detail::check(field.value().get(v), where);
+      if (key == "end") {
+        simdjson::ondemand::object end;
+        reference::detail::check(v.get_object().get(end), where);
+        std::uint64_t n;
+        reference::detail::check(end["cases"].get_uint64().get(n), where);
+        declared = n;
+      } else if (key == "cat") {
+        c.cat = reference::detail::get_string(v, where);
+        is_case = true;
+      } else if (key == "prompt") {
+        c.prompt = reference::detail::get_ids(v, where);
+      } else if (key == "ids") {
+        c.ids = reference::detail::get_ids(v, where);
+      } else if (key == "cuts") {
+        for (TokenId k : reference::detail::get_ids(v, where)) c.cuts.push_back(k);
+      } else if (key == "prompt_decode") {
+        reference::detail::get_pair(v, c.prompt_decode, where);
+      } else if (key == "decode") {
+        simdjson::ondemand::array arr;
+        reference::detail::check(v.get_array().get(arr), where);
+        for (auto pair : arr) {
+          std::string both[2];
+          reference::detail::get_pair(pair.value(), both, where);
+          c.decode.push_back({both[0], both[1]});
         }
-        if (is_case)
-          cases.push_back(std::move(c));
-      });
-  if (!declared || *declared != cases.size())
-    throw std::runtime_error(path + ": truncated (no matching end line)");
+      }
+    }
+    if (is_case) cases.push_back(std::move(c));
+  });
+  if (!declared || *declared != cases.size()) throw std::runtime_error(path + ": truncated (no matching end line)");
   return cases;
 }
 
 // Runs one stream over `ids` in random steps that also stop at every cut, and
 // checks each cut. Returns the number of mismatches (the first few are
 // reported).
-int check_case(const Tokenizer &tok, const StreamCase &c, bool skip,
-               std::mt19937 &rng, int &reported) {
+int check_case(const Tokenizer &tok, const StreamCase &c, bool skip, std::mt19937 &rng, int &reported) {
   DetokenizeOptions options{.skip_special_tokens = skip};
   // The prompt's certain text: what a stream without a prompt emits for it
   // before finish().
   Detokenizer whole(tok, {}, options);
   std::string certain = whole.step(c.prompt);
   int mismatches = 0;
-  auto report = [&](const std::string &what, std::size_t k,
-                    const std::string &got, const std::string &want) {
+  auto report = [&](const std::string &what, std::size_t k, const std::string &got, const std::string &want) {
     ++mismatches;
     if (reported++ < 8)
-      ADD_FAILURE() << c.cat << " skip=" << skip
-                    << " prompt=" << c.prompt.size() << " ids=" << c.ids.size()
-                    << " cut=" << k << ": " << what
-                    << "\n  got:  " << escaped(got)
-                    << "\n  want: " << escaped(want);
+      ADD_FAILURE() << c.cat << " skip=" << skip << " prompt=" << c.prompt.size() << " ids=" << c.ids.size()
+                    << " cut=" << k << ": " << what << "\n  got:  " << escaped(got) << "\n  want: " << escaped(want);
   };
   if (c.prompt_decode[skip].compare(0, certain.size(), certain) != 0)
-    report("the prompt's streamed text is not a prefix of its decode", 0,
-           certain, c.prompt_decode[skip]);
+    report("the prompt's streamed text is not a prefix of its decode", 0, certain, c.prompt_decode[skip]);
 
   Detokenizer stream(tok, c.prompt, options);
   std::string emitted;
   std::size_t pos = 0, next_cut = 0;
-  const std::string &full =
-      c.decode.back()[skip]; // the last cut is the whole sequence
+  const std::string &full = c.decode.back()[skip];  // the last cut is the whole sequence
   while (true) {
     while (next_cut < c.cuts.size() && c.cuts[next_cut] == pos) {
       Detokenizer branch = stream;
       std::string text = certain + emitted + branch.finish();
       if (text != c.decode[next_cut][skip])
-        report("streamed + finish() != decode", pos, text,
-               c.decode[next_cut][skip]);
+        report("streamed + finish() != decode", pos, text, c.decode[next_cut][skip]);
       ++next_cut;
     }
-    if (full.compare(0, certain.size() + emitted.size(), certain + emitted) !=
-        0)
-      report("streamed text is not a prefix of the final decode", pos,
-             certain + emitted, full);
-    if (pos == c.ids.size())
-      break;
-    std::size_t limit =
-        next_cut < c.cuts.size() ? c.cuts[next_cut] : c.ids.size();
+    if (full.compare(0, certain.size() + emitted.size(), certain + emitted) != 0)
+      report("streamed text is not a prefix of the final decode", pos, certain + emitted, full);
+    if (pos == c.ids.size()) break;
+    std::size_t limit = next_cut < c.cuts.size() ? c.cuts[next_cut] : c.ids.size();
     std::size_t n = std::min<std::size_t>(limit - pos, 1 + rng() % 4);
     stream.step(std::span(c.ids).subspan(pos, n), emitted);
     pos += n;
@@ -165,8 +145,7 @@ int check_case(const Tokenizer &tok, const StreamCase &c, bool skip,
 
 class DetokenizerReference : public ::testing::TestWithParam<std::string> {};
 
-TEST_P(DetokenizerReference,
-       StreamsExactlyWhatDecodeGivesForEveryPrefixAndGrouping) {
+TEST_P(DetokenizerReference, StreamsExactlyWhatDecodeGivesForEveryPrefixAndGrouping) {
   const Tokenizer &tok = tokenizer_of(GetParam());
   auto cases = load_stream_goldens(GetParam());
   ASSERT_GT(cases.size(), 100u);
@@ -181,8 +160,7 @@ TEST_P(DetokenizerReference,
   EXPECT_EQ(mismatches, 0) << "in " << checked << " streams";
 }
 
-INSTANTIATE_TEST_SUITE_P(Models, DetokenizerReference,
-                         ::testing::ValuesIn(kModels),
+INSTANTIATE_TEST_SUITE_P(Models, DetokenizerReference, ::testing::ValuesIn(kModels),
                          [](const auto &info) { return info.param; });
 
 // Many more random streams than the goldens hold, checked against textedge's
@@ -191,39 +169,32 @@ TEST(Detokenizer, RandomStreamsMatchDecodeOnEveryModel) {
   for (const auto &model : kModels) {
     const Tokenizer &tok = tokenizer_of(model);
     std::mt19937 rng(7);
-    std::vector<TokenId>
-        bytes; // ids of single-byte tokens, to cut characters often
+    std::vector<TokenId> bytes;  // ids of single-byte tokens, to cut characters often
     for (TokenId id = 0; id < tok.vocab_size(); ++id)
-      if (tok.token_bytes(id).size() == 1)
-        bytes.push_back(id);
+      if (tok.token_bytes(id).size() == 1) bytes.push_back(id);
     int mismatches = 0;
     for (int round = 0; round < 300; ++round) {
       std::vector<TokenId> ids(1 + rng() % 60);
       for (auto &id : ids) {
         unsigned r = rng() % 10;
-        id = r < 5   ? bytes[rng() % bytes.size()]
-             : r < 9 ? rng() % tok.vocab_size()
-                     : tok.vocab_size() + rng() % 5;
+        id = r < 5 ? bytes[rng() % bytes.size()] : r < 9 ? rng() % tok.vocab_size() : tok.vocab_size() + rng() % 5;
       }
       std::size_t split = rng() % (ids.size() + 1);
-      std::span<const TokenId> prompt(ids.data(), split),
-          generated(ids.data() + split, ids.size() - split);
+      std::span<const TokenId> prompt(ids.data(), split), generated(ids.data() + split, ids.size() - split);
       for (bool skip : {false, true}) {
         DetokenizeOptions options{.skip_special_tokens = skip};
         std::string certain = Detokenizer(tok, {}, options).step(prompt);
         Detokenizer stream(tok, prompt, options);
         std::string text = certain;
         for (std::size_t pos = 0; pos < generated.size();) {
-          std::size_t n =
-              std::min<std::size_t>(generated.size() - pos, 1 + rng() % 3);
+          std::size_t n = std::min<std::size_t>(generated.size() - pos, 1 + rng() % 3);
           stream.step(generated.subspan(pos, n), text);
           pos += n;
         }
         text += stream.finish();
         std::string want = tok.decode(ids, {.skip_special_tokens = skip});
         if (text != want && mismatches++ < 5)
-          ADD_FAILURE() << model << " skip=" << skip << " split=" << split
-                        << "\n  got:  " << escaped(text)
+          ADD_FAILURE() << model << " skip=" << skip << " split=" << split << "\n  got:  " << escaped(text)
                         << "\n  want: " << escaped(want);
       }
     }
@@ -235,9 +206,8 @@ TEST(Detokenizer, RandomStreamsMatchDecodeOnEveryModel) {
 // and has no U+FFFD, however the ids are grouped, on byte-level and
 // byte-fallback tokenizers alike.
 TEST(Detokenizer, HardCharactersArriveWholeByteByByte) {
-  const std::vector<std::string> texts = {
-      "The astronaut 👩🏽‍🚀 waved", "𝔗𝔥𝔢 𝔮𝔲𝔦𝔠𝔨 𝕯𝖔𝖚𝖇𝖑𝖊",
-      "မြန်မာဘာသာစကား", "URGENCY🌶️ now", "日本語 한국어"};
+  const std::vector<std::string> texts = {"The astronaut 👩🏽‍🚀 waved", "𝔗𝔥𝔢 𝔮𝔲𝔦𝔠𝔨 𝕯𝖔𝖚𝖇𝖑𝖊", "မြန်မာဘာသာစကား",
+                                          "URGENCY🌶️ now", "日本語 한국어"};
   for (const auto &model : kModels) {
     const Tokenizer &tok = tokenizer_of(model);
     for (const auto &text : texts) {
@@ -246,8 +216,7 @@ TEST(Detokenizer, HardCharactersArriveWholeByteByByte) {
       std::string all;
       for (TokenId id : ids) {
         std::string delta = stream.step(std::span(&id, 1));
-        EXPECT_EQ(delta.find("\xEF\xBF\xBD"), std::string::npos)
-            << model << ": " << text;
+        EXPECT_EQ(delta.find("\xEF\xBF\xBD"), std::string::npos) << model << ": " << text;
         all += delta;
       }
       all += stream.finish();
@@ -263,35 +232,28 @@ TEST(Detokenizer, ByteFallbackRunIsReleasedWhenANonByteTokenFollows) {
     std::snprintf(name, sizeof name, "<0x%02X>", b);
     return *llama2.token_to_id(name);
   };
-  Detokenizer stream(llama2, std::vector<TokenId>{1, 22557}); // "<s> Hello"
+  Detokenizer stream(llama2, std::vector<TokenId>{1, 22557});  // "<s> Hello"
   std::string out;
-  stream.step(
-      std::vector<TokenId>{byte(0xF0), byte(0x9F), byte(0x8C), byte(0xB6)},
-      out);
+  stream.step(std::vector<TokenId>{byte(0xF0), byte(0x9F), byte(0x8C), byte(0xB6)}, out);
   EXPECT_EQ(out,
-            ""); // a later invalid byte would turn the whole run into U+FFFD
+            "");  // a later invalid byte would turn the whole run into U+FFFD
   stream.step(std::vector<TokenId>{byte(0xFF)}, out);
-  EXPECT_EQ(
-      out,
-      "\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD"); // ... as
-                                                                       // it did
+  EXPECT_EQ(out,
+            "\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD");  // ... as
+                                                                              // it did
   stream.step(std::vector<TokenId>{byte(0xF0), byte(0x9F)},
-              out); // the run goes on: still invalid
+              out);  // the run goes on: still invalid
   EXPECT_EQ(out.size(), 7 * 3u);
   out.clear();
-  stream.step(std::vector<TokenId>{22557, byte(0xF0), byte(0x9F), byte(0x8C),
-                                   byte(0xB6), 22557},
-              out);
+  stream.step(std::vector<TokenId>{22557, byte(0xF0), byte(0x9F), byte(0x8C), byte(0xB6), 22557}, out);
   EXPECT_EQ(out, " Hello🌶 Hello");
 }
 
 TEST(Detokenizer, PrimingReadsOnlyTheEndsOfALongPrompt) {
   const Tokenizer &tok = tokenizer_of("llama2");
   std::vector<TokenId> prompt = {1};
-  for (int i = 0; i < 1'000'000; ++i)
-    prompt.push_back(22557); // " Hello" x 1M
-  std::vector<TokenId> generated = {*tok.token_to_id("▁"),
-                                    *tok.token_to_id("<0x0A>"), 22557};
+  for (int i = 0; i < 1'000'000; ++i) prompt.push_back(22557);  // " Hello" x 1M
+  std::vector<TokenId> generated = {*tok.token_to_id("▁"), *tok.token_to_id("<0x0A>"), 22557};
   Detokenizer stream(tok, prompt);
   std::string text = stream.step(generated) + stream.finish();
   EXPECT_EQ(text, " \n Hello");
@@ -303,8 +265,7 @@ TEST(Detokenizer, FinishLeavesAStreamThatContinuesTheText) {
   Detokenizer stream(tok);
   std::string a = stream.step(std::span(ids).first(3)) + stream.finish();
   std::string b = stream.step(std::span(ids).subspan(3)) + stream.finish();
-  EXPECT_EQ(a + b, tok.decode(std::span(ids).first(3)) +
-                       tok.decode(std::span(ids).subspan(3)));
+  EXPECT_EQ(a + b, tok.decode(std::span(ids).first(3)) + tok.decode(std::span(ids).subspan(3)));
 }
 
 // No real model strips more than one leading space or any trailing one; this
@@ -326,23 +287,20 @@ TEST(Detokenizer, StripAtBothEndsOfTheText) {
     int mismatches = 0;
     for (int round = 0; round < 3000; ++round) {
       std::vector<TokenId> ids(rng() % 12);
-      for (auto &id : ids)
-        id = rng() % 8;
+      for (auto &id : ids) id = rng() % 8;
       std::size_t split = rng() % (ids.size() + 1);
-      std::span<const TokenId> prompt(ids.data(), split),
-          generated(ids.data() + split, ids.size() - split);
+      std::span<const TokenId> prompt(ids.data(), split), generated(ids.data() + split, ids.size() - split);
       for (bool skip : {false, true}) {
         DetokenizeOptions options{.skip_special_tokens = skip};
         std::string certain = Detokenizer(tok, {}, options).step(prompt);
         Detokenizer stream(tok, prompt, options);
         std::string text = certain;
-        for (TokenId id : generated)
-          stream.step(id, text);
+        for (TokenId id : generated) stream.step(id, text);
         text += stream.finish();
         std::string want = tok.decode(ids, {.skip_special_tokens = skip});
         if (text != want && mismatches++ < 5)
-          ADD_FAILURE() << "stop=" << stop << " split=" << split << " got "
-                        << escaped(text) << " want " << escaped(want);
+          ADD_FAILURE() << "stop=" << stop << " split=" << split << " got " << escaped(text) << " want "
+                        << escaped(want);
       }
     }
     EXPECT_EQ(mismatches, 0);
@@ -358,10 +316,8 @@ TEST(Detokenizer, UnsupportedDecoderIsAClearError) {
     Detokenizer stream(tok);
     FAIL() << "expected an error";
   } catch (const Error &e) {
-    EXPECT_NE(std::string(e.what()).find("metaspace.json"), std::string::npos)
-        << e.what();
-    EXPECT_NE(std::string(e.what()).find("Metaspace"), std::string::npos)
-        << e.what();
+    EXPECT_NE(std::string(e.what()).find("metaspace.json"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("Metaspace"), std::string::npos) << e.what();
   }
 }
 
@@ -374,8 +330,7 @@ TEST(LogprobToken, BytesAndTextOfWholeAndPartialTokens) {
   // A token that ends inside a character (the first bytes of an emoji).
   for (TokenId id : qwen3.encode("🌶")) {
     auto part = logprob_token(qwen3, id);
-    if (part.bytes.size() < 4)
-      EXPECT_NE(part.token.find("\\x"), std::string::npos);
+    if (part.bytes.size() < 4) EXPECT_NE(part.token.find("\\x"), std::string::npos);
   }
   auto special = logprob_token(qwen3, *qwen3.token_to_id("<|im_end|>"));
   EXPECT_EQ(special.token, "<|im_end|>");
@@ -387,5 +342,5 @@ TEST(LogprobToken, BytesAndTextOfWholeAndPartialTokens) {
   EXPECT_EQ(ff.bytes, std::vector<std::uint8_t>{0xFF});
 }
 
-} // namespace
-} // namespace textedge
+}  // namespace
+}  // namespace textedge

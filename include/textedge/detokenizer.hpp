@@ -32,13 +32,11 @@ struct DetokenizeOptions {
 // the decoder's rules need), whatever its length. A Detokenizer is a small
 // value: copy it to branch a stream (e.g. to look at what finish() would give).
 class Detokenizer {
-public:
+ public:
   // Throws Error when the tokenizer's decoder cannot be streamed (supported:
   // ByteLevel, and SentencePiece chains of per-token Replace, ByteFallback,
   // Fuse and Strip).
-  explicit Detokenizer(Tokenizer tokenizer,
-                       std::span<const TokenId> prompt = {},
-                       DetokenizeOptions options = {});
+  explicit Detokenizer(Tokenizer tokenizer, std::span<const TokenId> prompt = {}, DetokenizeOptions options = {});
 
   // Appends the text that the new ids make certain. Ids outside the vocabulary
   // are skipped, as decode skips them.
@@ -62,7 +60,7 @@ public:
   const Tokenizer &tokenizer() const { return tokenizer_; }
   const DetokenizeOptions &options() const { return options_; }
 
-private:
+ private:
   void emit(std::string_view text, std::string &out);
   void end_byte_run(std::string &out);
 
@@ -72,13 +70,10 @@ private:
   // ByteLevel: the first bytes of an incomplete character. Byte fallback: the
   // open run's bytes.
   std::string pending_;
-  std::uint32_t run_tokens_ = 0; // byte fallback: tokens in the open run
-  bool run_invalid_ =
-      false; // byte fallback: the open run can no longer be valid UTF-8
-  std::uint32_t strip_left_ =
-      0; // Strip: leading copies still to remove (0 once text began)
-  std::string
-      held_end_; // Strip: trailing copies that the end of text would remove
+  std::uint32_t run_tokens_ = 0;  // byte fallback: tokens in the open run
+  bool run_invalid_ = false;      // byte fallback: the open run can no longer be valid UTF-8
+  std::uint32_t strip_left_ = 0;  // Strip: leading copies still to remove (0 once text began)
+  std::string held_end_;          // Strip: trailing copies that the end of text would remove
 };
 
 // OpenAI logprobs' "token" and "bytes" for one token, without position rules
@@ -92,4 +87,4 @@ struct LogprobToken {
 };
 LogprobToken logprob_token(const Tokenizer &tokenizer, TokenId id);
 
-} // namespace textedge
+}  // namespace textedge
