@@ -238,9 +238,8 @@ TEST(Detokenizer, ByteFallbackRunIsReleasedWhenANonByteTokenFollows) {
   EXPECT_EQ(out,
             "");  // a later invalid byte would turn the whole run into U+FFFD
   stream.step(std::vector<TokenId>{byte(0xFF)}, out);
-  EXPECT_EQ(out,
-            "\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD");  // ... as
-                                                                              // it did
+  // ... as it did: five U+FFFD.
+  EXPECT_EQ(out, "\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD");
   stream.step(std::vector<TokenId>{byte(0xF0), byte(0x9F)},
               out);  // the run goes on: still invalid
   EXPECT_EQ(out.size(), 7 * 3u);
