@@ -2,3 +2,4 @@
 #include "textedge/error.hpp"
 #include "textedge/tokenizer.hpp"
 #include "textedge/detokenizer.hpp"
+#include "textedge/stream.hpp"
