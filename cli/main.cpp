@@ -1,4 +1,4 @@
-// textedge command-line tool. Subcommands: encode, decode, info, bench encode|decode.
+// textedge command-line tool. Subcommands: encode, decode, stream, info, bench encode|decode|stream.
 // Output formats are a contract other tools rely on; see README.md.
 #include <simdjson.h>
 
@@ -26,10 +26,18 @@ constexpr const char* kUsage = R"(usage:
       --jsonl: each stdin line is a JSON string; each output line its id array.
   textedge decode -m MODEL [--skip-special-tokens] [--jsonl]
       stdin JSON id arrays -> one JSON string per line.
+  textedge stream -m MODEL [--prompt-ids JSON] [--skip-special-tokens] [--stop STR]...
+                  [--stop-token-id ID]... [--include-stop-str] [--min-tokens N] [--max-tokens N]
+                  [--ignore-eos]
+      each stdin line is a JSON array of the ids of one engine step; each output line is
+      {"text": DELTA, "finish_reason": null|"stop"|"length", "stop_reason": null|STRING|ID}.
+      Exits after the step that ends the stream; at end of input prints the flushed text.
   textedge info -m MODEL
   textedge bench encode -m MODEL FILE [--threads N] [--add-special-tokens]
   textedge bench decode -m MODEL FILE
-      one JSON line: MBps, tokens, seconds, load_ms, ...
+  textedge bench stream -m MODEL FILE
+      one JSON line: MBps, tokens, seconds, load_ms, ... (stream: ns per token, 256-stream
+      step, priming for 1k/32k/1M-token prompts)
 MODEL is a model directory (tokenizer.json [+ tokenizer_config.json]) or a tokenizer.json file.
 )";
 
@@ -37,11 +45,21 @@ struct Args {
   std::string command, subcommand, model, file, text;
   bool add_special = false, skip_special = false, jsonl = false, lossy = false, has_text = false;
   unsigned threads = 1;
+  // stream
+  std::string prompt_ids;
+  textedge::StreamOptions stream{.skip_special_tokens = false};
 };
 
 [[noreturn]] void usage_error(const std::string& message) {
   std::fprintf(stderr, "textedge: %s\n%s", message.c_str(), kUsage);
   std::exit(2);
+}
+
+std::size_t parse_count(const std::string& name, const std::string& v) {
+  char* end = nullptr;
+  unsigned long long n = std::strtoull(v.c_str(), &end, 10);
+  if (v.empty() || *end || v[0] == '-') usage_error(name + " needs a non-negative integer, got '" + v + "'");
+  return static_cast<std::size_t>(n);
 }
 
 Args parse_args(int argc, char** argv) {
@@ -53,11 +71,32 @@ Args parse_args(int argc, char** argv) {
       if (i + 1 >= argc) usage_error(std::string(name) + " needs a value");
       return argv[++i];
     };
-    if (arg == "-m" || arg == "--model") a.model = value("-m");
-    else if (arg == "--add-special-tokens") a.add_special = true;
-    else if (arg == "--skip-special-tokens") a.skip_special = true;
-    else if (arg == "--jsonl") a.jsonl = true;
-    else if (arg == "--lossy-utf8") a.lossy = true;
+    if (arg == "-m" || arg == "--model")
+      a.model = value("-m");
+    else if (arg == "--add-special-tokens")
+      a.add_special = true;
+    else if (arg == "--skip-special-tokens")
+      a.skip_special = true;
+    else if (arg == "--jsonl")
+      a.jsonl = true;
+    else if (arg == "--lossy-utf8")
+      a.lossy = true;
+    else if (arg == "--prompt-ids")
+      a.prompt_ids = value("--prompt-ids");
+    else if (arg == "--stop")
+      a.stream.stop.push_back(value("--stop"));
+    else if (arg == "--stop-token-id") {
+      std::size_t id = parse_count("--stop-token-id", value("--stop-token-id"));
+      if (id > 0xFFFFFFFFu) usage_error("--stop-token-id must be below 2^32");
+      a.stream.stop_token_ids.push_back(static_cast<TokenId>(id));
+    } else if (arg == "--include-stop-str")
+      a.stream.include_stop_str_in_output = true;
+    else if (arg == "--min-tokens")
+      a.stream.min_tokens = parse_count("--min-tokens", value("--min-tokens"));
+    else if (arg == "--max-tokens")
+      a.stream.max_tokens = parse_count("--max-tokens", value("--max-tokens"));
+    else if (arg == "--ignore-eos")
+      a.stream.ignore_eos = true;
     else if (arg == "--threads") {
       std::string v = value("--threads");
       char* end = nullptr;
@@ -67,8 +106,10 @@ Args parse_args(int argc, char** argv) {
     } else if (arg == "-h" || arg == "--help") {
       std::fputs(kUsage, stdout);
       std::exit(0);
-    } else if (arg.size() > 1 && arg[0] == '-' && arg != "--") usage_error("unknown option " + arg);
-    else positional.push_back(arg);
+    } else if (arg.size() > 1 && arg[0] == '-' && arg != "--")
+      usage_error("unknown option " + arg);
+    else
+      positional.push_back(arg);
   }
   if (positional.empty()) usage_error("missing command");
   a.command = positional[0];
@@ -162,6 +203,78 @@ int run_decode(const Tokenizer& tok, const Args& a) {
   return 0;
 }
 
+// Parses a JSON array of ids; false (with `error` set) when it is not one.
+bool parse_ids(simdjson::dom::parser& parser, std::string_view json, std::vector<TokenId>& ids, std::string& error) {
+  simdjson::dom::element e;
+  simdjson::dom::array arr;
+  if (parser.parse(json.data(), json.size()).get(e) || e.get_array().get(arr)) {
+    error = "expected a JSON array of ids";
+    return false;
+  }
+  ids.clear();
+  for (auto v : arr) {
+    std::int64_t id;
+    if (v.get_int64().get(id) || id < 0 || id > 0xFFFFFFFFLL) {
+      error = "ids must be integers in [0, 2^32)";
+      return false;
+    }
+    ids.push_back(static_cast<TokenId>(id));
+  }
+  return true;
+}
+
+void append_delta(std::string& out, const textedge::StreamDelta& d) {
+  out += "{\"text\":";
+  append_json_string(out, d.text);
+  out += ",\"finish_reason\":";
+  if (d.finish_reason == textedge::FinishReason::kNone)
+    out += "null";
+  else
+    append_json_string(out, textedge::to_string(d.finish_reason));
+  out += ",\"stop_reason\":";
+  if (auto* s = std::get_if<std::string>(&d.stop_reason))
+    append_json_string(out, *s);
+  else if (auto* id = std::get_if<TokenId>(&d.stop_reason))
+    out += std::to_string(*id);
+  else
+    out += "null";
+  out += "}\n";
+}
+
+int run_stream(const Tokenizer& tok, const Args& a) {
+  simdjson::dom::parser parser;
+  std::vector<TokenId> prompt, ids;
+  std::string error;
+  if (!a.prompt_ids.empty() && !parse_ids(parser, a.prompt_ids, prompt, error)) {
+    std::fprintf(stderr, "textedge: --prompt-ids: %s\n", error.c_str());
+    return 1;
+  }
+  textedge::TextStream stream(tok, prompt, a.stream);
+  textedge::StreamDelta delta;
+  std::string line, out;
+  std::size_t line_no = 0;
+  while (std::getline(std::cin, line)) {
+    ++line_no;
+    if (!parse_ids(parser, line, ids, error)) {
+      std::fprintf(stderr, "textedge: stdin line %zu: %s\n", line_no, error.c_str());
+      return 1;
+    }
+    delta = {};
+    stream.step(ids, delta);
+    out.clear();
+    append_delta(out, delta);
+    write(out);
+    std::fflush(stdout);  // a client reads each step as it happens
+    if (stream.finished()) return 0;
+  }
+  delta = {};
+  stream.finish(delta);
+  out.clear();
+  append_delta(out, delta);
+  write(out);
+  return 0;
+}
+
 int run_info(const Tokenizer& tok) {
   auto info = tok.info();
   std::string out = "{\"model\":";
@@ -177,8 +290,10 @@ int run_info(const Tokenizer& tok) {
   component("pre_tokenizer", info.pre_tokenizer);
   component("post_processor", info.post_processor);
   component("decoder", info.decoder);
-  for (auto [name, value] : {std::pair{"bos_token", &info.bos_token}, {"eos_token", &info.eos_token},
-                             {"pad_token", &info.pad_token}, {"unk_token", &info.unk_token}}) {
+  for (auto [name, value] : {std::pair{"bos_token", &info.bos_token},
+                             {"eos_token", &info.eos_token},
+                             {"pad_token", &info.pad_token},
+                             {"unk_token", &info.unk_token}}) {
     if (value->has_value()) component(name, **value);
   }
   std::size_t specials = 0;
@@ -216,6 +331,90 @@ std::vector<std::string> chunk_text(const std::string& text, std::size_t target 
     start = end;
   }
   return chunks;
+}
+
+// Runs `body` (which does `per_round` units of work) until at least `min_seconds` passed;
+// returns seconds per unit.
+template <class Body>
+double time_per_unit(double min_seconds, double per_round, Body&& body) {
+  body();  // warm up
+  std::size_t rounds = 0;
+  auto start = std::chrono::steady_clock::now();
+  double elapsed = 0;
+  do {
+    body();
+    ++rounds;
+    elapsed = seconds_since(start);
+  } while (elapsed < min_seconds);
+  return elapsed / rounds / per_round;
+}
+
+// Streaming decode: one stream one id at a time (ns per token), one StreamBatch step of 256
+// streams with one new id each (us per step), and priming from prompts of 1k, 32k and 1M
+// tokens (us; must not grow with the prompt).
+int run_bench_stream(const Tokenizer& tok, const std::string& text, double load_ms) {
+  std::vector<TokenId> ids;
+  for (auto& chunk : chunk_text(text)) {
+    auto part = tok.encode(chunk);
+    ids.insert(ids.end(), part.begin(), part.end());
+    if (ids.size() >= 200'000) break;
+  }
+  if (ids.empty()) usage_error("bench stream needs a non-empty FILE");
+  std::size_t bytes = tok.decode(ids).size();
+  std::string out;
+  out.reserve(bytes + 16);
+  double per_token = time_per_unit(1.0, static_cast<double>(ids.size()), [&] {
+    textedge::Detokenizer stream(tok);
+    out.clear();
+    for (TokenId id : ids) stream.step(id, out);
+    stream.finish(out);
+  });
+  // The same through TextStream with stop strings (held-text bookkeeping on every token).
+  textedge::StreamOptions stop_options{.skip_special_tokens = false, .stop = {"</answer>", "\n\nUser:", "<|stop|>"}};
+  double per_token_stops = time_per_unit(1.0, static_cast<double>(ids.size()), [&] {
+    textedge::TextStream stream(tok, {}, stop_options);
+    textedge::StreamDelta d;
+    for (TokenId id : ids) {
+      d.text.clear();
+      stream.step(std::span(&id, 1), d);
+      if (stream.finished()) break;
+    }
+  });
+  // 256 streams, each at its own offset in the ids, one new id per stream per step.
+  constexpr std::size_t kStreams = 256, kSteps = 256;
+  textedge::StreamBatch batch;
+  std::vector<textedge::StreamBatch::Handle> handles;
+  for (std::size_t i = 0; i < kStreams; ++i) handles.push_back(batch.create(tok, {}, {.skip_special_tokens = true}));
+  std::vector<textedge::StreamBatch::Step> steps(kStreams);
+  std::vector<textedge::StreamDelta> deltas;
+  std::size_t step_no = 0;
+  double per_step = time_per_unit(1.0, kSteps, [&] {
+    for (std::size_t s = 0; s < kSteps; ++s, ++step_no) {
+      for (std::size_t i = 0; i < kStreams; ++i)
+        steps[i] = {handles[i], std::span(ids).subspan((i * 7919 + step_no) % ids.size(), 1), false};
+      batch.step(steps, deltas);
+    }
+  });
+  double prime[3];
+  std::size_t lengths[3] = {1'000, 32'000, 1'000'000};
+  for (int k = 0; k < 3; ++k) {
+    std::vector<TokenId> prompt;
+    prompt.reserve(lengths[k]);
+    while (prompt.size() < lengths[k])
+      prompt.insert(prompt.end(), ids.begin(), ids.begin() + std::min(ids.size(), lengths[k] - prompt.size()));
+    prime[k] = time_per_unit(0.2, 1000, [&] {
+      for (int r = 0; r < 1000; ++r) textedge::TextStream(tok, prompt, {.skip_special_tokens = true});
+    });
+  }
+  char buf[640];
+  std::snprintf(buf, sizeof buf,
+                "{\"op\":\"stream\",\"tokens\":%zu,\"bytes\":%zu,\"ns_per_token\":%.1f,\"MBps\":%.2f,"
+                "\"ns_per_token_with_stops\":%.1f,\"batch256_step_us\":%.2f,\"prime_us\":{\"1k\":%.3f,\"32k\":%.3f,"
+                "\"1M\":%.3f},\"load_ms\":%.1f}\n",
+                ids.size(), bytes, per_token * 1e9, bytes / (per_token * ids.size()) / 1e6, per_token_stops * 1e9,
+                per_step * 1e6, prime[0] * 1e6, prime[1] * 1e6, prime[2] * 1e6, load_ms);
+  write(buf);
+  return 0;
 }
 
 int run_bench(const Args& a, double load_ms, const Tokenizer& tok) {
@@ -271,7 +470,8 @@ int run_bench(const Args& a, double load_ms, const Tokenizer& tok) {
     write(buf);
     return 0;
   }
-  usage_error("unknown bench '" + a.subcommand + "' (expected encode or decode)");
+  if (a.subcommand == "stream") return run_bench_stream(tok, text, load_ms);
+  usage_error("unknown bench '" + a.subcommand + "' (expected encode, decode or stream)");
 }
 
 }  // namespace
@@ -284,6 +484,7 @@ int main(int argc, char** argv) {
     double load_ms = seconds_since(t0) * 1e3;
     if (a.command == "encode") return run_encode(tok, a);
     if (a.command == "decode") return run_decode(tok, a);
+    if (a.command == "stream") return run_stream(tok, a);
     if (a.command == "info") return run_info(tok);
     if (a.command == "bench") return run_bench(a, load_ms, tok);
     usage_error("unknown command '" + a.command + "'");

@@ -132,6 +132,10 @@ void Detokenizer::step(TokenId id, std::string &out) {
   std::string_view piece = kind == TokenKind::kSpecial ? impl.special_token_bytes(id) : impl.token_bytes[id];
   if (impl.bytewise_decode) {
     std::size_t held;
+    if (pending_.empty() && kind != TokenKind::kPartial) {  // whole characters: nothing to check
+      out += piece;
+      return;
+    }
     if (pending_.empty()) {
       held = detail::append_utf8_lossy_prefix(out, piece);
       if (held) pending_.assign(piece.substr(piece.size() - held));

@@ -119,6 +119,8 @@ std::shared_ptr<Tokenizer::Impl> build(const JsonDocument& doc, const std::strin
     auto s = impl->token_string(id);
     if (!s) {
       impl->token_kind[id] = TokenKind::kNone;
+    } else if (find_invalid_utf8(impl->token_bytes[id]) != std::string_view::npos) {
+      impl->token_kind[id] = TokenKind::kPartial;
     } else if (impl->added.is_special_content(*s)) {
       impl->token_kind[id] = TokenKind::kSpecial;
       std::string token(*s);
@@ -278,6 +280,7 @@ void Tokenizer::Impl::decode_fused(std::span<const TokenId> ids, bool skip_speci
         out += token_bytes[id];
         break;
       case TokenKind::kText:
+      case TokenKind::kPartial:
         end_run();
         out += token_bytes[id];
         break;

@@ -30,7 +30,8 @@ struct Tokenizer::Impl {
   detail::StringList token_bytes;  // id -> bytes (see Tokenizer::token_bytes)
   // What each id is to the fast decode paths and to streaming (bytewise and fused decoders).
   enum class TokenKind : std::uint8_t {
-    kText,     // contributes token_bytes
+    kText,     // contributes token_bytes, which are whole UTF-8 characters
+    kPartial,  // contributes token_bytes, which are not (a byte-level token that cuts a character)
     kSpecial,  // a special token's content: dropped by skip_special_tokens, else special_bytes
     kByte,     // fused decode with ByteFallback: "<0xNN>", token_bytes is the byte
     kNone,     // no token with this id: skipped
