@@ -91,6 +91,34 @@ TEST(Cli, BenchPrintsOneJsonLine) {
     EXPECT_NE(r.out.find(key), std::string::npos) << key << " in " << r.out;
 }
 
+TEST(Cli, StreamPrintsOneObjectPerStepAndStops) {
+  // "Hello" ", world" then <|im_end|> (Qwen3's eos): the stream ends there, unread input stays.
+  auto r = run("stream " + kQwen, "[9707]\n[11, 1879]\n[151645]\n[9707]\n");
+  EXPECT_EQ(r.status, 0);
+  EXPECT_EQ(r.out,
+            "{\"text\":\"Hello\",\"finish_reason\":null,\"stop_reason\":null}\n"
+            "{\"text\":\", world\",\"finish_reason\":null,\"stop_reason\":null}\n"
+            "{\"text\":\"\",\"finish_reason\":\"stop\",\"stop_reason\":151645}\n");
+  // A stop string split across steps; the held part never shows.
+  auto s = run("stream " + kQwen + " --stop ' wor' --stop never", "[9707, 11]\n[1879]\n");
+  EXPECT_EQ(s.status, 0);
+  EXPECT_EQ(s.out,
+            "{\"text\":\"Hello,\",\"finish_reason\":null,\"stop_reason\":null}\n"
+            "{\"text\":\"\",\"finish_reason\":\"stop\",\"stop_reason\":\" wor\"}\n");
+  // End of input: a last object with the flushed text (token 11162 is a space and the first bytes of an emoji).
+  auto e = run("stream " + kQwen + " --prompt-ids '[9707]' --max-tokens 9", "[11]\n[11162]\n");
+  EXPECT_EQ(e.status, 0);
+  EXPECT_EQ(e.out,
+            "{\"text\":\",\",\"finish_reason\":null,\"stop_reason\":null}\n"
+            "{\"text\":\" \",\"finish_reason\":null,\"stop_reason\":null}\n"
+            "{\"text\":\"\xEF\xBF\xBD\",\"finish_reason\":null,\"stop_reason\":null}\n");
+  auto l = run("stream " + kQwen + " --max-tokens 2", "[9707]\n[11, 1879, 11]\n");
+  EXPECT_EQ(l.out.substr(l.out.rfind('{')), "{\"text\":\",\",\"finish_reason\":\"length\",\"stop_reason\":null}\n");
+  auto bad = run("stream " + kQwen, "[9707]\n[1, -2]\n");
+  EXPECT_EQ(bad.status, 1);
+  EXPECT_NE(bad.out.find("stdin line 2"), std::string::npos) << bad.out;
+}
+
 TEST(Cli, ErrorsSayWhatAndWhere) {
   auto r = run("encode -m /nonexistent/model hi");
   EXPECT_EQ(r.status, 1);
