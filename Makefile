@@ -4,7 +4,7 @@ BUILD_DIR ?= build
 JOBS ?= $(shell nproc)
 MAKEFLAGS += --no-print-directory
 
-.PHONY: all setup build test demo bench clean
+.PHONY: all setup build test demo bench bench-stream clean
 
 all: build
 
@@ -26,6 +26,9 @@ demo: build
 
 bench: build
 	@bash scripts/bench_compare.sh
+
+bench-stream: build
+	@bash scripts/bench_stream.sh
 
 clean:
 	rm -rf $(BUILD_DIR)
