@@ -53,5 +53,33 @@ if same != len(texts):
 PY
 
 echo
+echo "== streaming: the emoji sample's ids one per engine step, stop string \" and ZWJ\""
+python3 -c 'import json,sys; [print(json.dumps([i])) for i in json.loads(open(sys.argv[1]).readlines()[3])]' "$sample.te" \
+  > "$sample.steps"
+$te stream -m "$model" --stop " and ZWJ" < "$sample.steps" > "$sample.stream"
+node -e '
+const { Tokenizer } = require("./'$ref'/node_modules/tokenizers");
+const fs = require("fs");
+const ids = JSON.parse(fs.readFileSync(process.argv[1] + ".te", "utf8").split("\n")[3]);
+Tokenizer.fromFile(process.argv[2] + "/tokenizer.json").decode(ids, false).then((t) => console.log(JSON.stringify(t)));
+' "$sample" "$model" > "$sample.refdec"
+python3 - "$sample" <<'PY'
+import json, sys
+base = sys.argv[1]
+steps = [json.loads(l) for l in open(base + ".stream")]
+ref = json.loads(open(base + ".refdec").read())
+text = "".join(s["text"] for s in steps)
+last = steps[-1]
+print("   deltas: " + " ".join(json.dumps(s["text"], ensure_ascii=False) for s in steps))
+want = ref[: ref.find(" and ZWJ")]
+print(f"   {len(steps)} steps, no half characters: {'yes' if all(chr(0xFFFD) not in s['text'] for s in steps) else 'NO'}; "
+      f"finish_reason {last['finish_reason']}, stop_reason {json.dumps(last['stop_reason'], ensure_ascii=False)}")
+print(f"   streamed text equals the reference's decode, cut at the stop: {'yes' if text == want else 'NO'}")
+if text != want:
+    sys.exit(1)
+PY
+
+echo
 echo "== speed, side by side (one thread each, same text, same run)"
 MODELS="$(basename "$model")" bash scripts/bench_compare.sh
+MODELS="$(basename "$model")" bash scripts/bench_stream.sh 2>/dev/null
