@@ -6,6 +6,8 @@
 // state of a stream is a few bytes and counters, never a window of ids.
 #include "textedge/detokenizer.hpp"
 
+#include <algorithm>
+
 #include "tokenizer_impl.hpp"
 #include "utf8.hpp"
 
@@ -14,6 +16,12 @@ namespace textedge {
 using TokenKind = Tokenizer::Impl::TokenKind;
 
 namespace {
+bool skipped_special(const DetokenizeOptions &options, TokenId id) {
+  if (!options.skip_special_tokens) return false;
+  const auto &keep = options.keep_special_tokens;
+  return std::find(keep.begin(), keep.end(), id) == keep.end();
+}
+
 constexpr std::string_view kReplacement = "\xEF\xBF\xBD";
 
 // Where priming must start reading the prompt so that the stream's state at its
@@ -21,13 +29,14 @@ constexpr std::string_view kReplacement = "\xEF\xBF\xBD";
 // character is at most 3), byte fallback needs the whole trailing run of byte
 // tokens and the token before it, and a Strip that trims the end needs the
 // trailing copies of its character.
-std::size_t tail_window_start(const Tokenizer::Impl &impl, std::span<const TokenId> prompt, bool skip_special) {
+std::size_t tail_window_start(const Tokenizer::Impl &impl, std::span<const TokenId> prompt,
+                              const DetokenizeOptions &options) {
   std::size_t i = prompt.size(), bytes = 0;
   while (i > 0) {
     TokenId id = prompt[--i];
     if (id >= impl.vocab_size) continue;
     TokenKind kind = impl.token_kind[id];
-    if (kind == TokenKind::kNone || (kind == TokenKind::kSpecial && skip_special)) continue;
+    if (kind == TokenKind::kNone || (kind == TokenKind::kSpecial && skipped_special(options, id))) continue;
     if (impl.bytewise_decode) {
       bytes += kind == TokenKind::kSpecial ? impl.special_token_bytes(id).size() : impl.token_bytes[id].size();
       if (bytes >= 4) return i;
@@ -53,7 +62,7 @@ Detokenizer::Detokenizer(Tokenizer tokenizer, std::span<const TokenId> prompt, D
   if (!impl_->stream_unsupported.empty()) throw Error(impl_->origin + ": " + impl_->stream_unsupported);
   if (impl_->stream_strip) strip_left_ = static_cast<std::uint32_t>(impl_->stream_strip->start);
   std::string discarded;
-  std::size_t tail = tail_window_start(*impl_, prompt, options_.skip_special_tokens);
+  std::size_t tail = tail_window_start(*impl_, prompt, options_);
   std::size_t i = 0;
   // The start of the text matters only while a Strip may still remove leading
   // copies.
@@ -128,7 +137,7 @@ void Detokenizer::step(TokenId id, std::string &out) {
   const Tokenizer::Impl &impl = *impl_;
   if (id >= impl.vocab_size) return;  // skipped, as decode skips it
   TokenKind kind = impl.token_kind[id];
-  if (kind == TokenKind::kNone || (kind == TokenKind::kSpecial && options_.skip_special_tokens)) return;
+  if (kind == TokenKind::kNone || (kind == TokenKind::kSpecial && skipped_special(options_, id))) return;
   std::string_view piece = kind == TokenKind::kSpecial ? impl.special_token_bytes(id) : impl.token_bytes[id];
   if (impl.bytewise_decode) {
     std::size_t held;

@@ -32,7 +32,9 @@ std::optional<TokenId> eos_id(const Tokenizer& tokenizer) {
 }  // namespace
 
 TextStream::TextStream(Tokenizer tokenizer, std::span<const TokenId> prompt, StreamOptions options)
-    : detokenizer_(tokenizer, prompt, {.skip_special_tokens = options.skip_special_tokens}),
+    : detokenizer_(
+          tokenizer, prompt,
+          {.skip_special_tokens = options.skip_special_tokens, .keep_special_tokens = options.keep_special_tokens}),
       options_(std::move(options)),
       eos_(eos_id(tokenizer)) {
   for (std::size_t i = 0; i < options_.stop.size(); ++i)

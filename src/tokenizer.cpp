@@ -49,7 +49,8 @@ void plan_fused_decode(Tokenizer::Impl& impl) {
   for (++i; i < chain.size(); ++i) impl.decode_tail.push_back(chain[i].get());
   if (byte_fallback) {
     for (TokenId id = 0; id < impl.vocab_size; ++id) {
-      if (impl.token_kind[id] != Tokenizer::Impl::TokenKind::kText) continue;
+      auto kind = impl.token_kind[id];
+      if (kind != Tokenizer::Impl::TokenKind::kText && kind != Tokenizer::Impl::TokenKind::kPartial) continue;
       std::string token(*impl.token_string(id));
       for (const Decoder* d : per_token) d->map_token(token);
       if (byte_fallback->byte_value(token) >= 0) impl.token_kind[id] = Tokenizer::Impl::TokenKind::kByte;

@@ -258,6 +258,20 @@ TEST(Detokenizer, PrimingReadsOnlyTheEndsOfALongPrompt) {
   EXPECT_EQ(text, " \n Hello");
 }
 
+TEST(Detokenizer, KeepsTheSpecialTokensAParserNeeds) {
+  const Tokenizer &tok = tokenizer_of("qwen3");
+  TokenId think = *tok.token_to_id("<think>"), im_end = *tok.token_to_id("<|im_end|>");
+  ASSERT_TRUE(tok.is_special(im_end));
+  auto ids = tok.encode("<think>\nhmm</think>\n\nHi<|im_end|>");
+  DetokenizeOptions options{.skip_special_tokens = true, .keep_special_tokens = {im_end}};
+  Detokenizer stream(tok, {}, options);
+  std::string text = stream.step(ids) + stream.finish();
+  EXPECT_EQ(text, "<think>\nhmm</think>\n\nHi<|im_end|>");  // <think> is not special in Qwen3
+  EXPECT_FALSE(tok.is_special(think));
+  Detokenizer skipping(tok, {}, {.skip_special_tokens = true});
+  EXPECT_EQ(skipping.step(ids) + skipping.finish(), "<think>\nhmm</think>\n\nHi");
+}
+
 TEST(Detokenizer, FinishLeavesAStreamThatContinuesTheText) {
   const Tokenizer &tok = tokenizer_of("qwen3");
   auto ids = tok.encode("naïve 🙂 text");

@@ -12,6 +12,10 @@ namespace textedge {
 
 struct DetokenizeOptions {
   bool skip_special_tokens = false;
+  // With skip_special_tokens, these special tokens are kept all the same: the markers an output
+  // parser needs (e.g. <think>, <tool_call>, <|channel|> when they are special tokens). The
+  // text is then decode's with exactly the other special tokens removed.
+  std::vector<TokenId> keep_special_tokens;
 };
 
 // Turns generated ids into text as they arrive. The contract: for any ids and

@@ -15,6 +15,7 @@ namespace textedge {
 
 struct StreamOptions {
   bool skip_special_tokens = true;
+  std::vector<TokenId> keep_special_tokens;  // see DetokenizeOptions
   // Stop strings: the stream ends where the first of them to complete begins (at equal ends,
   // the longest wins), and no part of one ever reaches the client: text that could still begin
   // one is held back until the next text proves otherwise, or released at the end.
