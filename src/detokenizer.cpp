@@ -61,12 +61,13 @@ Detokenizer::Detokenizer(Tokenizer tokenizer, std::span<const TokenId> prompt, D
     : tokenizer_(std::move(tokenizer)), impl_(tokenizer_.impl()), options_(options) {
   if (!impl_->stream_unsupported.empty()) throw Error(impl_->origin + ": " + impl_->stream_unsupported);
   if (impl_->stream_strip) strip_left_ = static_cast<std::uint32_t>(impl_->stream_strip->start);
+  first_pending_ = impl_->stream_first_token;
   std::string discarded;
   std::size_t tail = tail_window_start(*impl_, prompt, options_);
   std::size_t i = 0;
   // The start of the text matters only while a Strip may still remove leading
   // copies.
-  while (i < tail && strip_left_ > 0) step(prompt[i++], discarded);
+  while (i < tail && (strip_left_ > 0 || first_pending_)) step(prompt[i++], discarded);
   if (i < tail) {  // no byte before the tail window can change the state at its end
     pending_.clear();
     run_tokens_ = 0;
@@ -153,6 +154,13 @@ void Detokenizer::step(TokenId id, std::string &out) {
       held = detail::append_utf8_lossy_prefix(out, pending_);
       pending_.erase(0, pending_.size() - held);
     }
+    return;
+  }
+  if (first_pending_) {  // Metaspace: the first token has its own rule
+    first_pending_ = false;
+    std::string first(*impl.token_string(id));
+    impl.decoder->map_first_token(first);
+    out += first;
     return;
   }
   if (kind != TokenKind::kByte) {

@@ -66,8 +66,25 @@ void plan_streaming(Tokenizer::Impl& impl) {
     if (impl.decode_tail.empty()) return;
     if ((impl.stream_strip = impl.decode_tail[0]->strip_spec())) return;
   }
+  // Per-token components only (Replace, Metaspace): each token maps alone, the first one by
+  // its own rule.
+  if (impl.decoder) {
+    std::vector<const Decoder*> parts;
+    if (auto children = impl.decoder->children())
+      for (auto& c : *children) parts.push_back(c.get());
+    else
+      parts.push_back(impl.decoder.get());
+    bool per_token = std::all_of(parts.begin(), parts.end(), [](const Decoder* d) {
+      return d->kind() == Decoder::Kind::kPerToken || d->kind() == Decoder::Kind::kFirstToken;
+    });
+    if (per_token) {
+      impl.stream_first_token = true;
+      return;
+    }
+  }
   impl.stream_unsupported = "streaming detokenization supports the ByteLevel decoder and SentencePiece chains "
-                            "(Sequence of Replace, ByteFallback, Fuse, Strip); this tokenizer's decoder is " + decoder;
+                            "(Sequence of Replace, ByteFallback, Fuse, Strip) and per-token chains (Replace, Metaspace); "
+                            "this tokenizer's decoder is " + decoder;
 }
 
 std::shared_ptr<Tokenizer::Impl> build(const JsonDocument& doc, const std::string& origin) {

@@ -47,6 +47,9 @@ struct Tokenizer::Impl {
   // Streaming (Detokenizer): supported for bytewise decode, and for fused decode whose tail is
   // at most one Strip (stream_strip); otherwise stream_unsupported says why.
   const detail::Decoder::StripSpec* stream_strip = nullptr;
+  // Streaming a chain of per-token components where the first token maps differently
+  // (Metaspace): the first contributing token goes through decoder->map_first_token.
+  bool stream_first_token = false;
   std::string stream_unsupported;
 
   void decode_bytewise(std::span<const TokenId> ids, bool skip_special, std::string& out) const;

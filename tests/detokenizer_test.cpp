@@ -320,17 +320,47 @@ TEST(Detokenizer, StripAtBothEndsOfTheText) {
   }
 }
 
+// Metaspace drops every replacement character of the first token (prepend_scheme first or
+// always), so priming must find the prompt's first contributing token.
+TEST(Detokenizer, MetaspaceFirstTokenRule) {
+  for (std::string scheme : {"always", "never"}) {
+    std::string json = R"({"model": {"type": "BPE", "vocab": {"a": 0, "▁": 1, "▁a": 2, "b▁▁": 3, "<s>": 4}, "merges": []},
+      "added_tokens": [{"id": 4, "content": "<s>", "single_word": false, "lstrip": false, "rstrip": false,
+                        "normalized": false, "special": true}],
+      "decoder": {"type": "Metaspace", "replacement": "▁", "prepend_scheme": ")" +
+                       scheme + R"(", "split": true}})";
+    auto tok = Tokenizer::from_json(json, "metaspace.json");
+    std::mt19937 rng(5);
+    int mismatches = 0;
+    for (int round = 0; round < 2000; ++round) {
+      std::vector<TokenId> ids(rng() % 8);
+      for (auto& id : ids) id = rng() % 6;  // 5 is out of range
+      std::size_t split = rng() % (ids.size() + 1);
+      std::span<const TokenId> prompt(ids.data(), split), generated(ids.data() + split, ids.size() - split);
+      for (bool skip : {false, true}) {
+        DetokenizeOptions options{.skip_special_tokens = skip};
+        std::string certain = Detokenizer(tok, {}, options).step(prompt);
+        Detokenizer stream(tok, prompt, options);
+        std::string text = certain + stream.step(generated) + stream.finish();
+        std::string want = tok.decode(ids, {.skip_special_tokens = skip});
+        if (text != want && mismatches++ < 5)
+          ADD_FAILURE() << scheme << " split=" << split << " got " << escaped(text) << " want " << escaped(want);
+      }
+    }
+    EXPECT_EQ(mismatches, 0);
+  }
+}
+
 TEST(Detokenizer, UnsupportedDecoderIsAClearError) {
-  std::string json =
-      R"({"model": {"type": "BPE", "vocab": {"a": 0, "▁": 1}, "merges": []},
-    "decoder": {"type": "Metaspace", "replacement": "▁", "prepend_scheme": "always", "split": true}})";
-  auto tok = Tokenizer::from_json(json, "metaspace.json");
+  std::string json = R"({"model": {"type": "BPE", "vocab": {"a": 0, "b": 1}, "merges": []},
+    "decoder": {"type": "CTC", "pad_token": "<pad>", "word_delimiter_token": "|", "cleanup": true}})";
+  auto tok = Tokenizer::from_json(json, "ctc.json");
   try {
     Detokenizer stream(tok);
     FAIL() << "expected an error";
-  } catch (const Error &e) {
-    EXPECT_NE(std::string(e.what()).find("metaspace.json"), std::string::npos) << e.what();
-    EXPECT_NE(std::string(e.what()).find("Metaspace"), std::string::npos) << e.what();
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("ctc.json"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("CTC"), std::string::npos) << e.what();
   }
 }
 

@@ -37,9 +37,9 @@ struct DetokenizeOptions {
 // value: copy it to branch a stream (e.g. to look at what finish() would give).
 class Detokenizer {
  public:
-  // Throws Error when the tokenizer's decoder cannot be streamed (supported:
-  // ByteLevel, and SentencePiece chains of per-token Replace, ByteFallback,
-  // Fuse and Strip).
+  // Throws Error when the tokenizer's decoder cannot be streamed (supported: ByteLevel,
+  // SentencePiece chains of per-token Replace, ByteFallback, Fuse and Strip, and chains of
+  // Replace and Metaspace).
   explicit Detokenizer(Tokenizer tokenizer, std::span<const TokenId> prompt = {}, DetokenizeOptions options = {});
 
   // Appends the text that the new ids make certain. Ids outside the vocabulary
@@ -78,6 +78,7 @@ class Detokenizer {
   bool run_invalid_ = false;      // byte fallback: the open run can no longer be valid UTF-8
   std::uint32_t strip_left_ = 0;  // Strip: leading copies still to remove (0 once text began)
   std::string held_end_;          // Strip: trailing copies that the end of text would remove
+  bool first_pending_ = false;    // Metaspace: the first token (mapped by its own rule) is to come
 };
 
 // OpenAI logprobs' "token" and "bytes" for one token, without position rules

@@ -24,6 +24,8 @@ class Decoder {
   // rules that depend on position (Strip, CTC dedup) are not applied and nothing is repaired.
   // Default: unchanged. Each component says what it does.
   virtual void map_token(std::string& token) const { (void)token; }
+  // map_token for the first token of a decode (kFirstToken components differ there).
+  virtual void map_first_token(std::string& token) const { map_token(token); }
   // True when decoding is exactly: map_token on each token, concatenate, repair invalid UTF-8
   // as String::from_utf8_lossy does (ByteLevel). The tokenizer then decodes straight from its
   // precomputed token bytes, without building token strings.
@@ -32,7 +34,9 @@ class Decoder {
   // What the tokenizer's fast decode path needs to know about a chain (see
   // Tokenizer::Impl::decode_fused): which components act on each token alone, which one turns
   // "<0xNN>" tokens into bytes, and where the tokens are fused into one string.
-  enum class Kind { kOther, kPerToken, kByteFallback, kFuse };
+  // kFirstToken: per token, except that the first token is mapped by map_first_token
+  // (Metaspace drops the replacement character there).
+  enum class Kind { kOther, kPerToken, kFirstToken, kByteFallback, kFuse };
   virtual Kind kind() const { return Kind::kOther; }
   // The components of a Sequence, in order; nullptr for other decoders.
   virtual const std::vector<std::unique_ptr<Decoder>>* children() const { return nullptr; }

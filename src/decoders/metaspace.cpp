@@ -24,6 +24,10 @@ class Metaspace final : public Decoder {
 
   // As for any token but the first: every replacement character becomes a space.
   void map_token(std::string& token) const override { replace_all(token, replacement_, " "); }
+  void map_first_token(std::string& token) const override {
+    replace_all(token, replacement_, scheme_ != PrependScheme::kNever ? "" : " ");
+  }
+  Kind kind() const override { return Kind::kFirstToken; }
 
   std::string describe() const override { return "Metaspace"; }
 

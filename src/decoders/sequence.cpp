@@ -15,6 +15,9 @@ class Sequence final : public Decoder {
   void map_token(std::string& token) const override {
     for (const auto& d : decoders_) d->map_token(token);
   }
+  void map_first_token(std::string& token) const override {
+    for (const auto& d : decoders_) d->map_first_token(token);
+  }
 
   const std::vector<std::unique_ptr<Decoder>>* children() const override { return &decoders_; }
   std::string describe() const override {
