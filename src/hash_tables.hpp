@@ -85,15 +85,16 @@ class StringIdMap {
   StringIdMap() = default;
   explicit StringIdMap(std::size_t expected) { reserve(expected); }
 
-  void reserve(std::size_t expected) {
+  void reserve(std::size_t expected, std::size_t key_bytes = 0) {
     slots_.assign(table_capacity_for(expected), Slot{});
-    arena_.reserve(expected * 8);
+    arena_.reserve(key_bytes ? key_bytes : expected * 8);
   }
 
   // Inserts or overwrites (later insertions win, as in a Rust HashMap collect).
-  void insert(std::string_view key, std::uint32_t id) {
+  void insert(std::string_view key, std::uint32_t id) { insert(key, hash_bytes(key), id); }
+  // With h = hash_bytes(key), for callers that hash ahead and prefetch().
+  void insert(std::string_view key, std::uint64_t h, std::uint32_t id) {
     if ((size_ + 1) * 2 > slots_.size()) grow();
-    std::uint64_t h = hash_bytes(key);
     std::size_t mask = slots_.size() - 1;
     for (std::size_t i = h & mask;; i = (i + 1) & mask) {
       Slot& s = slots_[i];
@@ -110,9 +111,9 @@ class StringIdMap {
     }
   }
 
-  std::optional<std::uint32_t> find(std::string_view key) const {
+  std::optional<std::uint32_t> find(std::string_view key) const { return find(key, hash_bytes(key)); }
+  std::optional<std::uint32_t> find(std::string_view key, std::uint64_t h) const {
     if (slots_.empty()) return std::nullopt;
-    std::uint64_t h = hash_bytes(key);
     std::size_t mask = slots_.size() - 1;
     for (std::size_t i = h & mask;; i = (i + 1) & mask) {
       const Slot& s = slots_[i];
@@ -121,6 +122,11 @@ class StringIdMap {
           std::memcmp(arena_.data() + s.offset, key.data(), key.size()) == 0)
         return s.id;
     }
+  }
+
+  // Brings the first slot for hash h into cache (load loops hash a few keys ahead).
+  void prefetch(std::uint64_t h) const {
+    if (!slots_.empty()) __builtin_prefetch(&slots_[h & (slots_.size() - 1)]);
   }
 
   std::size_t size() const { return size_; }
@@ -169,6 +175,10 @@ class MergeMap {
       if (s.key == kEmptyKey) { s = Slot{key, m}; ++size_; return; }
       if (s.key == key) { s.merge = m; return; }
     }
+  }
+
+  void prefetch(std::uint32_t left, std::uint32_t right) const {
+    __builtin_prefetch(&slots_[mix(pack(left, right)) & (slots_.size() - 1)]);
   }
 
   // {kNoRank, 0} when the pair does not merge.

@@ -8,6 +8,7 @@
 #include <thread>
 
 #include "added_vocabulary.hpp"
+#include "bpe_json.hpp"
 #include "decoders/decoder.hpp"
 #include "json.hpp"
 #include "models/bpe.hpp"
@@ -95,7 +96,7 @@ void plan_fused_decode(Tokenizer::Impl& impl) {
   impl.fused_decode = true;
 }
 
-std::shared_ptr<Tokenizer::Impl> build(const JsonDocument& doc, const std::string& origin) {
+std::shared_ptr<Tokenizer::Impl> build(const JsonDocument& doc, const std::string& origin, const BpeLists* lists) {
   auto impl = std::make_shared<Tokenizer::Impl>();
   impl->origin = origin;
   Json root = doc.root();
@@ -111,7 +112,7 @@ std::shared_ptr<Tokenizer::Impl> build(const JsonDocument& doc, const std::strin
         .fail("model type \"" + type + "\" is not supported yet (supported: BPE; Unigram, WordPiece and WordLevel are planned)");
   }
   bool byte_level = impl->pre_tokenizer && impl->pre_tokenizer->is_byte_level();
-  impl->model = BpeModel::from_json(model, byte_level);
+  impl->model = BpeModel::from_json(model, byte_level, lists);
 
   if (auto a = root.find("added_tokens")) impl->added.load(*a, impl->normalizer.get());
   if (auto p = root.find("post_processor")) impl->post_processor = post_processor_from_json(*p);
@@ -155,12 +156,17 @@ std::shared_ptr<Tokenizer::Impl> build(const JsonDocument& doc, const std::strin
   return impl;
 }
 
+// The vocabulary and merges through the dedicated reader and the rest through the DOM; the
+// whole text through the DOM when the reader declines (its errors then name the path).
+std::shared_ptr<Tokenizer::Impl> build(std::string_view text, const std::string& origin) {
+  BpeLists lists;
+  if (auto rest = read_bpe_lists(text, lists)) return build(JsonDocument(std::string_view(*rest), origin), origin, &lists);
+  return build(JsonDocument(text, origin), origin, nullptr);
+}
+
 }  // namespace
 
-Tokenizer Tokenizer::from_json(std::string_view json, const std::string& origin) {
-  JsonDocument doc(json, origin);
-  return Tokenizer(build(doc, origin));
-}
+Tokenizer Tokenizer::from_json(std::string_view json, const std::string& origin) { return Tokenizer(build(json, origin)); }
 
 Tokenizer Tokenizer::load(const std::string& path) {
   namespace fs = std::filesystem;
@@ -177,8 +183,7 @@ Tokenizer Tokenizer::load(const std::string& path) {
     auto sibling = fs::path(path).parent_path() / "tokenizer_config.json";
     if (fs::path(path).filename() == "tokenizer.json") config_file = sibling.string();
   }
-  JsonDocument doc = JsonDocument::load(file);
-  auto impl = build(doc, file);
+  auto impl = build(MappedFile(file).text(), file);
   if (!config_file.empty() && fs::exists(config_file, ec)) {
     JsonDocument config = JsonDocument::load(config_file);
     Json root = config.root();
