@@ -17,6 +17,8 @@
 #include <string_view>
 #include <vector>
 
+#include "hash_tables.hpp"
+
 namespace textedge::detail {
 
 struct BpeLists {
@@ -27,8 +29,8 @@ struct BpeLists {
   struct Merge {
     std::string_view left, right;
   };
-  std::vector<Token> vocab;    // in document order (a later duplicate wins)
-  std::vector<Merge> merges;   // rank = position
+  HugeVector<Token> vocab;    // in document order (a later duplicate wins)
+  HugeVector<Merge> merges;   // rank = position
   // Strings with escapes, unescaped (views point here; the others point into the text).
   std::deque<std::string> vocab_unescaped, merges_unescaped;
 };

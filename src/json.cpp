@@ -152,7 +152,6 @@ MappedFile::MappedFile(const std::string& path) {
       ::close(fd);
       throw LoadError(path, "", std::string("cannot map: ") + std::strerror(e));
     }
-    ::madvise(p, size_, MADV_SEQUENTIAL);
     data_ = static_cast<const char*>(p);
   }
   ::close(fd);

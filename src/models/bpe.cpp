@@ -19,9 +19,17 @@ namespace {
 // is outside the alphabet (such tokens can never be produced from byte-level input).
 bool alphabet_to_bytes(std::string_view token, std::string& out) {
   out.clear();
-  std::size_t i = 0;
-  while (i < token.size()) {
-    int b = unicode_to_byte(next_code_point(token, i));
+  for (std::size_t i = 0; i < token.size();) {
+    auto c = static_cast<unsigned char>(token[i]);
+    char32_t cp = c;
+    if (c >= 0x80) {
+      // The alphabet is U+0021-U+0143: one or two bytes (tokens are valid UTF-8).
+      if ((c & 0xE0) != 0xC0 || i + 1 >= token.size()) return false;
+      cp = (char32_t{c & 0x1Fu} << 6) | (static_cast<unsigned char>(token[i + 1]) & 0x3Fu);
+      ++i;
+    }
+    ++i;
+    int b = unicode_to_byte(cp);
     if (b < 0) return false;
     out.push_back(static_cast<char>(b));
   }
@@ -140,7 +148,7 @@ BpeModel BpeModel::from_json(const Json& model, bool byte_level, const BpeLists*
     key_bytes += t.text.size();
   }
   std::size_t size = lists.vocab.empty() ? 0 : max_id + 1;
-  std::vector<std::string_view> tokens(size);
+  HugeVector<std::string_view> tokens(size);
   run_in_parallel(
       [&] {
         const auto& v = lists.vocab;
@@ -161,17 +169,9 @@ BpeModel BpeModel::from_json(const Json& model, bool byte_level, const BpeLists*
         }
         m.tokens_ = StringList(tokens);
         if (!byte_level) return;
-        std::string raw_arena, raw;  // raw bytes of all tokens, back to back
-        raw_arena.reserve(key_bytes);
-        std::vector<std::uint32_t> raw_ends(size);
-        for (std::size_t id = 0; id < size; ++id) {
-          if (alphabet_to_bytes(tokens[id], raw)) raw_arena += raw;
-          raw_ends[id] = static_cast<std::uint32_t>(raw_arena.size());
-        }
-        std::vector<std::string_view> raw_tokens(size);
-        for (std::size_t id = 0, begin = 0; id < size; begin = raw_ends[id++])
-          raw_tokens[id] = std::string_view(raw_arena).substr(begin, raw_ends[id] - begin);
-        m.raw_bytes_ = StringList(raw_tokens);
+        m.raw_bytes_.reserve(size, key_bytes);
+        std::string raw;
+        for (std::size_t id = 0; id < size; ++id) m.raw_bytes_.push_back(alphabet_to_bytes(tokens[id], raw) ? std::string_view(raw) : std::string_view());
       });
 
   std::fill(std::begin(m.byte_fallback_ids_), std::end(m.byte_fallback_ids_), -1);
@@ -192,7 +192,7 @@ BpeModel BpeModel::from_json(const Json& model, bool byte_level, const BpeLists*
     TokenId left, right, merged;
   };
   const auto& entries = lists.merges;
-  std::vector<Resolved> resolved(entries.size());
+  HugeVector<Resolved> resolved(entries.size());
   // Characters before a U+2581 inside a merge result (see split_before_metaspace_).
   bool track_metaspace = !byte_level && !m.ignore_merges_ && m.continuing_subword_prefix_.empty() && m.end_of_word_suffix_.empty();
   struct Half {
