@@ -191,8 +191,18 @@ struct Reader {
       if (p == end) return false;
       char c = *p;
       if (c == '"') {
-        for (++p; p < end && *p != '"'; ++p)
-          if (*p == '\\') ++p;
+        for (++p; p < end && *p != '"'; ++p) {
+          while (end - p >= 8) {  // to the next '"', '\\' or control character
+            std::uint64_t stops = string_stops(load8(p));
+            if (stops) {
+              p += __builtin_ctzll(stops) / 8;
+              break;
+            }
+            p += 8;
+          }
+          if (p < end && *p == '"') break;
+          if (p < end && *p == '\\') ++p;
+        }
         if (p >= end) return false;
         ++p;
       } else if (c == '{' || c == '[') {
