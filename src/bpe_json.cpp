@@ -20,9 +20,9 @@ struct Reader {
   const char* p;
   const char* end;
 
-  // Performance note: the big members are indented (Gemma 3's merges are 60% spaces), and a
-  // string is 2-10 bytes; both loops look at 8 bytes at a time, which halved the reading time
-  // of byte-at-a-time loops.
+  // Performance note: the big members are indented (most of Gemma 3's merges are spaces) and
+  // strings are short; space and string loops look at 8 bytes at a time: 13% fewer
+  // instructions than byte-at-a-time loops for reading Gemma 3 (callgrind, 547M -> 474M).
   void skip_space() {
     while (end - p >= 8) {
       std::uint64_t spaces = load8(p) ^ 0x2020202020202020ULL;  // zero bytes: ' '
