@@ -1,5 +1,10 @@
 #include "json.hpp"
 
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <cerrno>
 #include <cstdio>
 #include <algorithm>
@@ -128,6 +133,32 @@ std::string read_file(const std::string& path) {
   std::fclose(f);
   if (bad) throw LoadError(path, "", "read error");
   return data;
+}
+
+MappedFile::MappedFile(const std::string& path) {
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) throw LoadError(path, "", std::string("cannot open: ") + std::strerror(errno));
+  struct stat st;
+  if (::fstat(fd, &st) != 0) {
+    int e = errno;
+    ::close(fd);
+    throw LoadError(path, "", std::string("cannot read: ") + std::strerror(e));
+  }
+  size_ = static_cast<std::size_t>(st.st_size);
+  if (size_ > 0) {
+    void* p = ::mmap(nullptr, size_, PROT_READ, MAP_PRIVATE, fd, 0);
+    if (p == MAP_FAILED) {
+      int e = errno;
+      ::close(fd);
+      throw LoadError(path, "", std::string("cannot map: ") + std::strerror(e));
+    }
+    data_ = static_cast<const char*>(p);
+  }
+  ::close(fd);
+}
+
+MappedFile::~MappedFile() {
+  if (data_) ::munmap(const_cast<char*>(data_), size_);
 }
 
 namespace {

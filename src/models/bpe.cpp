@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <cstring>
 
+#include "../bpe_json.hpp"
 #include "../byte_level.hpp"
 #include "../parallel.hpp"
 #include "../utf8.hpp"
@@ -18,9 +19,17 @@ namespace {
 // is outside the alphabet (such tokens can never be produced from byte-level input).
 bool alphabet_to_bytes(std::string_view token, std::string& out) {
   out.clear();
-  std::size_t i = 0;
-  while (i < token.size()) {
-    int b = unicode_to_byte(next_code_point(token, i));
+  for (std::size_t i = 0; i < token.size();) {
+    auto c = static_cast<unsigned char>(token[i]);
+    char32_t cp = c;
+    if (c >= 0x80) {
+      // The alphabet is U+0021-U+0143: one or two bytes (tokens are valid UTF-8).
+      if ((c & 0xE0) != 0xC0 || i + 1 >= token.size()) return false;
+      cp = (char32_t{c & 0x1Fu} << 6) | (static_cast<unsigned char>(token[i + 1]) & 0x3Fu);
+      ++i;
+    }
+    ++i;
+    int b = unicode_to_byte(cp);
     if (b < 0) return false;
     out.push_back(static_cast<char>(b));
   }
@@ -70,7 +79,51 @@ constexpr std::string_view kMetaspace = "\xE2\x96\x81";  // U+2581
 
 }  // namespace
 
-BpeModel BpeModel::from_json(const Json& model, bool byte_level) {
+namespace {
+
+// The lists from a DOM: for documents the fast reader declined (their errors come from here,
+// with paths) and for callers that hold a DOM.
+void lists_from_dom(const Json& vocab, const Json& merges, BpeLists& out) {
+  simdjson::dom::object vocab_object;
+  if (vocab.raw().get_object().get(vocab_object)) vocab.fail("expected an object of token -> id");
+  out.vocab.reserve(vocab_object.size());
+  for (auto field : vocab_object) {
+    std::int64_t id;
+    if (field.value.get_int64().get(id)) vocab.get(field.key).fail("expected an integer token id");
+    if (id < 0 || id > 0x7FFFFFFF) vocab.get(field.key).fail("token id out of range");
+    out.vocab.push_back({field.key, static_cast<std::uint32_t>(id)});
+  }
+  simdjson::dom::array merge_list;
+  if (merges.raw().get_array().get(merge_list)) merges.fail("expected an array of merges");
+  out.merges.reserve(merge_list.size());
+  for (simdjson::dom::element entry : merge_list) {
+    auto fail = [&](const char* message) {
+      throw LoadError(merges.file(), merges.path() + "[" + std::to_string(out.merges.size()) + "]", message);
+    };
+    std::string_view a, b;
+    if (entry.is_string()) {
+      std::string_view s = entry.get_string().value_unsafe();
+      std::size_t space = s.find(' ');
+      if (space == std::string_view::npos || s.find(' ', space + 1) != std::string_view::npos)
+        fail("a merge string must be two tokens separated by one space");
+      a = s.substr(0, space);
+      b = s.substr(space + 1);
+    } else {
+      simdjson::dom::array pair;
+      if (entry.get_array().get(pair) || pair.size() != 2 || pair.at(0).get_string().get(a) || pair.at(1).get_string().get(b))
+        fail("a merge must be a string \"a b\" or a pair of strings");
+    }
+    out.merges.push_back({a, b});
+  }
+}
+
+// Hash-table loops hash this many keys ahead and prefetch their slots: the tables (4-16 MB)
+// do not fit in cache, and waiting for one slot at a time was most of the merge resolution.
+constexpr std::size_t kAhead = 16;
+
+}  // namespace
+
+BpeModel BpeModel::from_json(const Json& model, bool byte_level, const BpeLists* read_lists) {
   BpeModel m;
   m.byte_level_ = byte_level;
   m.cache_owner_ = next_cache_owner.fetch_add(1);
@@ -83,135 +136,108 @@ BpeModel BpeModel::from_json(const Json& model, bool byte_level) {
   m.end_of_word_suffix_ = model.string_or("end_of_word_suffix", "");
   if (byte_level && (!m.continuing_subword_prefix_.empty() || !m.end_of_word_suffix_.empty()))
     model.fail("continuing_subword_prefix/end_of_word_suffix together with a ByteLevel pre-tokenizer is not supported");
+  Json merges = model.get("merges");
+  BpeLists dom_lists;
+  if (!read_lists) lists_from_dom(model.get("vocab"), merges, dom_lists);
+  const BpeLists& lists = read_lists ? *read_lists : dom_lists;
 
-  // Vocabulary and merges are read straight from simdjson: building a path-carrying Json per
-  // entry cost more than the rest of loading. Paths are only built for error messages.
-  Json vocab = model.get("vocab");
-  simdjson::dom::object vocab_object;
-  if (vocab.raw().get_object().get(vocab_object)) vocab.fail("expected an object of token -> id");
-  auto vocab_error = [&](std::string_view token, const char* message) { vocab.get(token).fail(message); };
-  std::size_t max_id = 0, count = 0;
-  for (auto field : vocab_object) {
-    std::int64_t id;
-    if (field.value.get_int64().get(id)) vocab_error(field.key, "expected an integer token id");
-    if (id < 0 || id > 0x7FFFFFFF) vocab_error(field.key, "token id out of range");
-    max_id = std::max<std::size_t>(max_id, static_cast<std::size_t>(id));
-    ++count;
+  // Vocabulary: the token -> id map on this thread, the id-indexed lists on the other.
+  std::size_t max_id = 0, key_bytes = 0;
+  for (const auto& t : lists.vocab) {
+    max_id = std::max<std::size_t>(max_id, t.id);
+    key_bytes += t.text.size();
   }
-  // The two vocabulary maps are independent: build them at once.
-  std::size_t size = count == 0 ? 0 : max_id + 1;
-  std::vector<std::string_view> tokens(size), raw_tokens(byte_level ? size : 0);
-  std::string raw_arena;  // raw bytes of all tokens, back to back (raw_tokens point into it)
+  std::size_t size = lists.vocab.empty() ? 0 : max_id + 1;
+  HugeVector<std::string_view> tokens(size);
   run_in_parallel(
       [&] {
-        m.json_vocab_.reserve(count);
-        m.has_token_.assign(size, false);
-        for (auto field : vocab_object) {
-          auto id = static_cast<TokenId>(field.value.get_int64().value_unsafe());
-          m.json_vocab_.insert(field.key, id);
-          tokens[id] = field.key;
-          m.has_token_[id] = true;
+        const auto& v = lists.vocab;
+        m.json_vocab_.reserve(v.size(), key_bytes);
+        std::uint64_t ahead[kAhead];
+        for (std::size_t i = 0; i < std::min(kAhead, v.size()); ++i) m.json_vocab_.prefetch(ahead[i] = hash_bytes(v[i].text));
+        for (std::size_t i = 0; i < v.size(); ++i) {
+          std::uint64_t h = ahead[i % kAhead];
+          if (i + kAhead < v.size()) m.json_vocab_.prefetch(ahead[i % kAhead] = hash_bytes(v[i + kAhead].text));
+          m.json_vocab_.insert(v[i].text, h, v[i].id);
         }
-        m.tokens_ = StringList(tokens);
       },
       [&] {
-        if (!byte_level) return;
-        m.vocab_.reserve(count);
-        std::vector<std::pair<std::size_t, std::size_t>> raw_spans(size);
-        std::string raw;
-        for (auto field : vocab_object) {
-          auto id = static_cast<TokenId>(field.value.get_int64().value_unsafe());
-          if (!alphabet_to_bytes(field.key, raw)) continue;
-          m.vocab_.insert(raw, id);
-          raw_spans[id] = {raw_arena.size(), raw.size()};
-          raw_arena += raw;
+        m.has_token_.assign(size, false);
+        for (const auto& t : lists.vocab) {
+          tokens[t.id] = t.text;
+          m.has_token_[t.id] = true;
         }
-        for (std::size_t id = 0; id < size; ++id)
-          raw_tokens[id] = std::string_view(raw_arena).substr(raw_spans[id].first, raw_spans[id].second);
-        m.raw_bytes_ = StringList(raw_tokens);
+        m.tokens_ = StringList(tokens);
+        if (!byte_level) return;
+        m.raw_bytes_.reserve(size, key_bytes);
+        std::string raw;
+        for (std::size_t id = 0; id < size; ++id) m.raw_bytes_.push_back(alphabet_to_bytes(tokens[id], raw) ? std::string_view(raw) : std::string_view());
       });
 
-  std::fill(std::begin(m.byte_ids_), std::end(m.byte_ids_), -1);
   std::fill(std::begin(m.byte_fallback_ids_), std::end(m.byte_fallback_ids_), -1);
   for (int b = 0; b < 256; ++b) {
-    if (byte_level) {
-      if (auto id = m.vocab_.find(std::string(1, static_cast<char>(b)))) m.byte_ids_[b] = *id;
-    }
     char name[8];
     std::snprintf(name, sizeof name, "<0x%02X>", b);
     if (auto id = m.json_vocab_.find(name)) m.byte_fallback_ids_[b] = *id;
   }
-  if (!byte_level && m.continuing_subword_prefix_.empty() && m.end_of_word_suffix_.empty()) {
-    m.bmp_ids_.assign(0x10000, -1);
-    for (auto field : vocab_object) {
-      std::string_view token = field.key;
-      if (token.empty() || token.size() > 3 || static_cast<std::size_t>(utf8_length(static_cast<unsigned char>(token[0]))) != token.size()) continue;
-      std::size_t i = 0;
-      char32_t cp = next_code_point(token, i);
-      if (cp < 0x10000 && find_invalid_utf8(token) == std::string_view::npos)
-        m.bmp_ids_[cp] = static_cast<std::int32_t>(*m.json_vocab_.find(token));
-    }
-  }
-
   if (auto unk = model.find("unk_token")) {
     auto id = m.json_vocab_.find(unk->str());
     if (!id) unk->fail("unk_token \"" + std::string(unk->str()) + "\" is not in the vocabulary");
     m.unk_id_ = *id;
   }
 
-  // Merges: "a b" strings or ["a", "b"] pairs; rank = position. Resolving the three token ids
-  // of a merge is most of the loading work; the two halves of the list are resolved at once.
-  Json merges = model.get("merges");
-  simdjson::dom::array merge_list;
-  if (merges.raw().get_array().get(merge_list)) merges.fail("expected an array of merges");
-  std::vector<simdjson::dom::element> entries(merge_list.begin(), merge_list.end());
+  // Merges: rank = position. Resolving the three token ids of a merge is most of the loading
+  // work; the two halves of the list are resolved at once.
   struct Resolved {
     TokenId left, right, merged;
   };
-  std::vector<Resolved> resolved(entries.size());
+  const auto& entries = lists.merges;
+  HugeVector<Resolved> resolved(entries.size());
+  // Characters before a U+2581 inside a merge result (see split_before_metaspace_).
+  bool track_metaspace = !byte_level && !m.ignore_merges_ && m.continuing_subword_prefix_.empty() && m.end_of_word_suffix_.empty();
   struct Half {
     std::size_t error_rank = SIZE_MAX;
     std::string error;
     std::vector<char32_t> no_split_after;
   };
   auto resolve = [&](std::size_t begin, std::size_t end, Half& half) {
-    std::string merged;
-    for (std::size_t rank = begin; rank < end; ++rank) {
-      auto fail = [&](std::string message) {
-        half.error_rank = rank;
-        half.error = std::move(message);
-      };
-      simdjson::dom::element entry = entries[rank];
-      std::string_view a, b;
-      if (entry.is_string()) {
-        std::string_view s = entry.get_string().value_unsafe();
-        std::size_t space = s.find(' ');
-        if (space == std::string_view::npos || s.find(' ', space + 1) != std::string_view::npos)
-          return fail("a merge string must be two tokens separated by one space");
-        a = s.substr(0, space);
-        b = s.substr(space + 1);
-      } else {
-        simdjson::dom::array pair;
-        if (entry.get_array().get(pair) || pair.size() != 2 || pair.at(0).get_string().get(a) || pair.at(1).get_string().get(b))
-          return fail("a merge must be a string \"a b\" or a pair of strings");
+    const std::string& prefix = m.continuing_subword_prefix_;
+    std::string merged[kAhead];
+    std::uint64_t hashes[kAhead][3];
+    for (std::size_t base = begin; base < end; base += kAhead) {
+      std::size_t n = std::min(kAhead, end - base);
+      for (std::size_t j = 0; j < n; ++j) {
+        const BpeLists::Merge& e = entries[base + j];
+        std::string_view b_rest = e.right;
+        if (!prefix.empty() && b_rest.substr(0, prefix.size()) == prefix) b_rest.remove_prefix(prefix.size());
+        merged[j].assign(e.left);
+        merged[j].append(b_rest);
+        m.json_vocab_.prefetch(hashes[j][0] = hash_bytes(e.left));
+        m.json_vocab_.prefetch(hashes[j][1] = hash_bytes(e.right));
+        m.json_vocab_.prefetch(hashes[j][2] = hash_bytes(merged[j]));
       }
-      auto a_id = m.json_vocab_.find(a);
-      if (!a_id) return fail("merge token \"" + std::string(a) + "\" is not in the vocabulary");
-      auto b_id = m.json_vocab_.find(b);
-      if (!b_id) return fail("merge token \"" + std::string(b) + "\" is not in the vocabulary");
-      std::string_view b_rest = b;
-      const std::string& prefix = m.continuing_subword_prefix_;
-      if (!prefix.empty() && b_rest.substr(0, prefix.size()) == prefix) b_rest.remove_prefix(prefix.size());
-      merged.assign(a);
-      merged.append(b_rest);
-      auto merged_id = m.json_vocab_.find(merged);
-      if (!merged_id) return fail("merged token \"" + merged + "\" is not in the vocabulary");
-      resolved[rank] = {*a_id, *b_id, *merged_id};
-      for (std::size_t p = merged.find(kMetaspace, 1); p != std::string::npos; p = merged.find(kMetaspace, p + 1)) {
-        std::size_t start;
-        char32_t before = last_code_point(merged, p, start);
-        auto& list = half.no_split_after;
-        if (before != 0x2581 && std::find(list.begin(), list.end(), before) == list.end()) list.push_back(before);
+      for (std::size_t j = 0; j < n; ++j) {
+        std::size_t rank = base + j;
+        const BpeLists::Merge& e = entries[rank];
+        auto fail = [&](std::string message) {
+          half.error_rank = rank;
+          half.error = std::move(message);
+        };
+        auto a_id = m.json_vocab_.find(e.left, hashes[j][0]);
+        if (!a_id) return fail("merge token \"" + std::string(e.left) + "\" is not in the vocabulary");
+        auto b_id = m.json_vocab_.find(e.right, hashes[j][1]);
+        if (!b_id) return fail("merge token \"" + std::string(e.right) + "\" is not in the vocabulary");
+        auto merged_id = m.json_vocab_.find(merged[j], hashes[j][2]);
+        if (!merged_id) return fail("merged token \"" + merged[j] + "\" is not in the vocabulary");
+        resolved[rank] = {*a_id, *b_id, *merged_id};
+        if (!track_metaspace) continue;
+        const std::string& s = merged[j];
+        for (std::size_t p = s.find(kMetaspace, 1); p != std::string::npos; p = s.find(kMetaspace, p + 1)) {
+          std::size_t start;
+          char32_t before = last_code_point(s, p, start);
+          auto& list = half.no_split_after;
+          if (before != 0x2581 && std::find(list.begin(), list.end(), before) == list.end()) list.push_back(before);
+        }
       }
     }
   };
@@ -219,16 +245,52 @@ BpeModel BpeModel::from_json(const Json& model, bool byte_level) {
   std::size_t middle = entries.size() / 2;
   run_in_parallel([&] { resolve(0, middle, first); }, [&] { resolve(middle, entries.size(), second); });
   for (Half* half : {&first, &second}) {
-    if (half->error_rank != SIZE_MAX) merges.array()[half->error_rank].fail(half->error);
+    if (half->error_rank != SIZE_MAX)
+      throw LoadError(merges.file(), merges.path() + "[" + std::to_string(half->error_rank) + "]", half->error);
     for (char32_t c : half->no_split_after)
       if (std::find(m.no_split_after_.begin(), m.no_split_after_.end(), c) == m.no_split_after_.end())
         m.no_split_after_.push_back(c);
   }
-  m.merges_.reserve(entries.size());
-  for (std::size_t rank = 0; rank < resolved.size(); ++rank)
-    m.merges_.insert(resolved[rank].left, resolved[rank].right, {static_cast<std::uint32_t>(rank), resolved[rank].merged});
-  m.split_before_metaspace_ = !byte_level && !m.ignore_merges_ && m.continuing_subword_prefix_.empty() &&
-                              m.end_of_word_suffix_.empty() && m.json_vocab_.find(kMetaspace).has_value();
+
+  // The merge table on this thread; the small per-character tables on the other.
+  run_in_parallel(
+      [&] {
+        m.merges_.reserve(resolved.size());
+        for (std::size_t rank = 0; rank < resolved.size(); ++rank) {
+          if (rank + kAhead < resolved.size()) m.merges_.prefetch(resolved[rank + kAhead].left, resolved[rank + kAhead].right);
+          m.merges_.insert(resolved[rank].left, resolved[rank].right, {static_cast<std::uint32_t>(rank), resolved[rank].merged});
+        }
+      },
+      [&] {
+        std::fill(std::begin(m.byte_ids_), std::end(m.byte_ids_), -1);
+        if (byte_level) {
+          std::string alphabet_char;
+          for (int b = 0; b < 256; ++b) {
+            alphabet_char.clear();
+            append_utf8(alphabet_char, byte_to_unicode(static_cast<unsigned char>(b)));
+            if (auto id = m.json_vocab_.find(alphabet_char)) m.byte_ids_[b] = *id;
+          }
+        }
+        // Raw-bytes keys are only looked up whole (ignore_merges).
+        if (byte_level && m.ignore_merges_) {
+          m.vocab_.reserve(lists.vocab.size(), key_bytes);
+          std::string raw;
+          for (const auto& t : lists.vocab)
+            if (alphabet_to_bytes(t.text, raw)) m.vocab_.insert(raw, t.id);
+        }
+        if (!byte_level && m.continuing_subword_prefix_.empty() && m.end_of_word_suffix_.empty()) {
+          m.bmp_ids_.assign(0x10000, -1);
+          for (const auto& t : lists.vocab) {
+            std::string_view token = t.text;
+            if (token.empty() || token.size() > 3 || static_cast<std::size_t>(utf8_length(static_cast<unsigned char>(token[0]))) != token.size()) continue;
+            std::size_t i = 0;
+            char32_t cp = next_code_point(token, i);
+            if (cp < 0x10000 && find_invalid_utf8(token) == std::string_view::npos)
+              m.bmp_ids_[cp] = static_cast<std::int32_t>(*m.json_vocab_.find(token));
+          }
+        }
+      });
+  m.split_before_metaspace_ = track_metaspace && m.json_vocab_.find(kMetaspace).has_value();
   return m;
 }
 

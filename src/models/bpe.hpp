@@ -15,11 +15,14 @@
 
 namespace textedge::detail {
 
+struct BpeLists;
+
 class BpeModel {
  public:
   // `byte_level`: the pre-tokenizer is ByteLevel, so words arrive as raw bytes and each byte
   // stands for its GPT-2 alphabet character. The vocabulary is then keyed by raw bytes.
-  static BpeModel from_json(const Json& model, bool byte_level);
+  // `lists`: vocab and merges already read by read_bpe_lists (model's own are then empty).
+  static BpeModel from_json(const Json& model, bool byte_level, const BpeLists* lists = nullptr);
 
   // Appends the ids of `word` (non-empty) to `out`.
   void encode_word(std::string_view word, std::vector<TokenId>& out) const;
@@ -71,8 +74,8 @@ class BpeModel {
   std::string continuing_subword_prefix_;
   std::string end_of_word_suffix_;
 
-  StringIdMap vocab_;          // model key (raw bytes when byte_level_, else UTF-8) -> id
-  StringIdMap json_vocab_;     // token as in tokenizer.json -> id (only when byte_level_)
+  StringIdMap vocab_;          // raw bytes -> id (only byte-level with ignore_merges_)
+  StringIdMap json_vocab_;     // token as in tokenizer.json -> id
   MergeMap merges_;
   StringList tokens_;     // id -> token as in tokenizer.json
   std::vector<bool> has_token_;
