@@ -322,10 +322,10 @@ std::string not_containing(std::string_view word) {
 
 }  // namespace
 
-bool is_plain_string(const Json& schema) {
+bool is_string_typed(const Json& schema) {
   if (!schema.is_object()) return false;
   auto t = schema.find("type");
-  return t && t->is_string() && t->str() == "string" && !schema.find("enum") && !schema.find("const");
+  return t && t->is_string() && t->str() == "string";
 }
 
 std::string regex_literal(std::string_view text) {
@@ -620,8 +620,8 @@ Re SchemaCompiler::members(const Json& schema, const MemberStyle& style) {
     Re v;
     if (!m.schema) {
       v = any(options_.any_depth);
-    } else if (!style.raw_terminator.empty() && is_plain_string(*m.schema)) {
-      v = string(*m.schema, true, style.raw_terminator);
+    } else if (!style.raw_terminator.empty() && is_string_typed(*m.schema)) {
+      v = raw_string(*m.schema, style.raw_terminator);
     } else {
       v = value_at_depth(*m.schema);
     }
@@ -755,6 +755,18 @@ Re SchemaCompiler::string(const Json& schema, bool raw, const std::string& termi
     body = ch + repeat(min.value_or(0), max);
   }
   return Re{raw ? body : "\"" + body + "\""};
+}
+
+Re SchemaCompiler::raw_string(const Json& schema, const std::string& terminator) {
+  if (!schema.find("enum") && !schema.find("const")) return string(schema, true, terminator);
+  std::vector<Re> alts;
+  for (auto& [key, value] : schema.members()) {
+    if (key == "const" && value.is_string()) alts.push_back(Re{regex_literal(value.str())});
+    if (key == "enum")
+      for (auto& v : value.array())
+        if (v.is_string()) alts.push_back(Re{regex_literal(v.str())});
+  }
+  return alternation(alts);
 }
 
 Re SchemaCompiler::integer(const Json& schema) {

@@ -39,8 +39,8 @@ struct MemberStyle {
 
 // Escapes `text` so that it matches literally.
 std::string regex_literal(std::string_view text);
-// Whether `schema` is {"type": "string", ...} without enum/const: the values some formats write raw.
-bool is_plain_string(const Json& schema);
+// Whether `schema` is {"type": "string", ...}: the values some formats write raw.
+bool is_string_typed(const Json& schema);
 
 class SchemaCompiler {
  public:
@@ -69,6 +69,8 @@ class SchemaCompiler {
   Re object(const Json& schema);
   Re array(const Json& schema);
   Re string(const Json& schema, bool raw, const std::string& raw_terminator);
+  // A string value written raw: no quotes, no escapes, never containing `terminator`.
+  Re raw_string(const Json& schema, const std::string& terminator);
   Re integer(const Json& schema);
   Re number(const Json& schema);
   Re literal(const Json& value);
