@@ -103,7 +103,8 @@ std::vector<std::string> nonnegative_range(std::uint64_t lo, std::optional<std::
   std::string lo_s = std::to_string(lo);
   std::size_t last_len = hi ? std::to_string(*hi).size() : lo_s.size();
   for (std::size_t len = lo_s.size(); len <= last_len; ++len) {
-    std::string a = len == lo_s.size() ? lo_s : "1" + std::string(len - 1, '0');
+    std::string a = lo_s;
+    if (len != lo_s.size()) a.assign(len, '0'), a[0] = '1';
     std::string b = hi && len == last_len ? std::to_string(*hi) : std::string(len, '9');
     alts.push_back(same_length_range(a, b));
   }
@@ -604,7 +605,10 @@ Re SchemaCompiler::member_list(const std::vector<Re>& members, const std::vector
 }
 
 Re SchemaCompiler::object(const Json& schema) {
-  MemberStyle style{[this](std::string_view name) { return "\"" + regex_literal(json_escape(name)) + "\"" + colon(); },
+  MemberStyle style{[this](std::string_view name) {
+                      std::string key = "\"";
+                      return key.append(regex_literal(json_escape(name))).append("\"").append(colon());
+                    },
                     "", comma(), ""};
   Re inner = members(schema, style);
   if (inner.never) return inner;
