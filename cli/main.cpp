@@ -1,4 +1,5 @@
-// textedge command-line tool. Subcommands: encode, decode, stream, info, bench encode|decode|stream.
+// textedge command-line tool. Subcommands: encode, decode, stream, info, bench encode|decode|stream,
+// schema-regex, tool-regex.
 // Output formats are a contract other tools rely on; see README.md.
 #include <simdjson.h>
 
@@ -11,6 +12,7 @@
 #include <vector>
 
 #include "json_out.hpp"
+#include "schema_commands.hpp"
 #include "textedge/textedge.hpp"
 
 namespace {
@@ -38,6 +40,11 @@ constexpr const char* kUsage = R"(usage:
   textedge bench stream -m MODEL FILE
       one JSON line: MBps, tokens, seconds, load_ms, ... (stream: ns per token, 256-stream
       step, priming for 1k/32k/1M-token prompts)
+  textedge schema-regex [--strict] FILE
+      the regex for the JSON Schema in FILE (docs/schema.md).
+  textedge tool-regex --tools FILE --format NAME [--name TOOL] [--parallel]
+      the regex that forces a tool call; FILE is an OpenAI tools array, NAME one of hermes,
+      llama3_json, mistral, qwen3_coder, deepseek_v3, deepseek_v31, kimi_k2, glm45, harmony, pythonic.
 MODEL is a model directory (tokenizer.json [+ tokenizer_config.json]) or a tokenizer.json file.
 )";
 
@@ -48,6 +55,7 @@ struct Args {
   // stream
   std::string prompt_ids;
   textedge::StreamOptions stream{.skip_special_tokens = false};
+  textedge::cli::SchemaCommand schema;  // schema-regex, tool-regex
 };
 
 [[noreturn]] void usage_error(const std::string& message) {
@@ -95,6 +103,16 @@ Args parse_args(int argc, char** argv) {
       a.stream.min_tokens = parse_count("--min-tokens", value("--min-tokens"));
     else if (arg == "--max-tokens")
       a.stream.max_tokens = parse_count("--max-tokens", value("--max-tokens"));
+    else if (arg == "--tools")
+      a.schema.tools = value("--tools");
+    else if (arg == "--format")
+      a.schema.format = value("--format");
+    else if (arg == "--name")
+      a.schema.name = value("--name");
+    else if (arg == "--parallel")
+      a.schema.parallel = true;
+    else if (arg == "--strict")
+      a.schema.strict = true;
     else if (arg == "--ignore-eos")
       a.stream.ignore_eos = true;
     else if (arg == "--threads") {
@@ -120,12 +138,17 @@ Args parse_args(int argc, char** argv) {
     next = 2;
     if (positional.size() <= next) usage_error("bench needs a FILE");
     a.file = positional[next++];
+  } else if (a.command == "schema-regex" || a.command == "tool-regex") {
+    a.schema.command = a.command;
+    if (a.command == "schema-regex" && positional.size() > next) a.schema.file = positional[next++];
+    if (a.command == "schema-regex" ? a.schema.file.empty() : a.schema.tools.empty() || a.schema.format.empty())
+      usage_error(a.command == "schema-regex" ? "schema-regex needs a FILE" : "tool-regex needs --tools FILE and --format NAME");
   } else if (a.command == "encode" && positional.size() > next) {
     a.text = positional[next++];
     a.has_text = true;
   }
   if (positional.size() > next) usage_error("unexpected argument '" + positional[next] + "'");
-  if (a.model.empty()) usage_error("missing -m MODEL");
+  if (a.model.empty() && a.schema.command.empty()) usage_error("missing -m MODEL");
   return a;
 }
 
@@ -478,6 +501,7 @@ int run_bench(const Args& a, double load_ms, const Tokenizer& tok) {
 
 int main(int argc, char** argv) {
   Args a = parse_args(argc, argv);
+  if (!a.schema.command.empty()) return textedge::cli::run_schema_command(a.schema);
   try {
     auto t0 = std::chrono::steady_clock::now();
     Tokenizer tok = Tokenizer::load(a.model);

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Regenerates the reference goldens that the tests compare textedge against
 # (build/goldens/MODEL.jsonl for tests/reference_test.cpp, MODEL.stream.jsonl for
-# tests/detokenizer_test.cpp), for every model, but only what is out of date:
+# tests/detokenizer_test.cpp), for every model, and build/goldens/schema.jsonl (tests/schema_test.cpp,
+# from tests/data/schema_cases.json), but only what is out of date:
 #   - the corpus (build/corpus/*.jsonl, categories.txt) is rebuilt when scripts/make_corpus.py or a model's
 #     tokenizer.json is newer than build/corpus/.stamp (make_corpus.py rewrites only files whose
 #     content changed, so an unchanged corpus does not invalidate the goldens);
@@ -10,7 +11,8 @@
 # When everything is up to date it only compares modification times.
 #
 # Usage: scripts/goldens.sh [--force] [MODEL...]     (default: all six models)
-# Env: JOBS (models generated in parallel; default 2), NODE (default node), PYTHON (default python3).
+# Env: JOBS (models generated in parallel; default 2), NODE (default node), PYTHON (default python3),
+#      SCHEMA_PYTHON (the Python with python3-jsonschema; default /usr/bin/python3).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -20,7 +22,7 @@ models=()
 for arg in "$@"; do
   case "$arg" in
     --force) force=1 ;;
-    -h|--help) sed -n '2,13p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,15p' "$0"; exit 0 ;;
     *) models+=("$arg") ;;
   esac
 done
@@ -52,6 +54,16 @@ out_of_date() {
   [ -f "$stamp" ] || return 0
   [ -n "$(find "$@" -newer "$stamp" -print -quit 2>/dev/null)" ]
 }
+
+# JSON Schema goldens (tests/schema_test.cpp): texts labelled by Debian's python3-jsonschema.
+SCHEMA_PYTHON=${SCHEMA_PYTHON:-/usr/bin/python3}
+if out_of_date "$goldens/schema.stamp" tests/data/schema_cases.json "$reference/schema_goldens.py" \
+   || [ ! -f "$goldens/schema.jsonl" ]; then
+  echo "goldens: schema" >&2
+  touch "$goldens/schema.stamp.new"
+  "$SCHEMA_PYTHON" "$reference/schema_goldens.py" tests/data/schema_cases.json "$goldens/schema.jsonl"
+  mv "$goldens/schema.stamp.new" "$goldens/schema.stamp"
+fi
 
 corpus_inputs=(scripts/make_corpus.py)
 for m in "${ALL_MODELS[@]}"; do

@@ -134,4 +134,30 @@ TEST(Cli, ErrorsSayWhatAndWhere) {
   EXPECT_EQ(r.status, 2);
 }
 
+TEST(Cli, SchemaRegexAndToolRegex) {
+  std::string dir = testing::TempDir() + "textedge_cli_schema_" + std::to_string(getpid());
+  auto write_file = [](const std::string& path, const char* text) {
+    if (FILE* f = std::fopen(path.c_str(), "wb")) std::fputs(text, f), std::fclose(f);
+  };
+  write_file(dir + ".schema.json", R"({"type":"integer","minimum":-5,"maximum":1234})");
+  write_file(dir + ".tools.json", R"([{"type":"function","function":{"name":"f","parameters":{"type":"object",
+    "properties":{"a":{"type":"boolean"}},"required":["a"]}}}])");
+  auto r = run("schema-regex " + dir + ".schema.json");
+  EXPECT_EQ(r.status, 0);
+  EXPECT_EQ(r.out, "(?:[0-9]|[1-9][0-9]|[1-9][0-9]{2}|1(?:[01][0-9]{2}|2(?:[0-2][0-9]|3[0-4]))|-[1-5])\n");
+  r = run("tool-regex --tools " + dir + ".tools.json --format hermes --name f");
+  EXPECT_EQ(r.status, 0);
+  EXPECT_EQ(r.out, "<tool_call>\\n\\{\"name\": ?\"f\", ?\"arguments\": ?\\{\"a\": ?(?:true|false)\\}\\}\\n</tool_call>\n");
+  r = run("tool-regex --tools " + dir + ".tools.json --format nope");
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.out.find("unknown tool call format \"nope\""), std::string::npos) << r.out;
+  write_file(dir + ".schema.json", R"({"type":"string","format":"hostname"})");
+  r = run("schema-regex " + dir + ".schema.json");
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.out.find("at $.format: unsupported format"), std::string::npos) << r.out;
+  EXPECT_EQ(run("tool-regex --format hermes").status, 2);
+  std::remove((dir + ".schema.json").c_str());
+  std::remove((dir + ".tools.json").c_str());
+}
+
 }  // namespace

@@ -41,4 +41,17 @@ class InputError : public Error {
   std::size_t byte_offset_;
 };
 
+// A JSON Schema (or a tools array) that cannot be turned into a regular expression: malformed,
+// or using a keyword textedge does not support. what() reads "JSON Schema at JSON_PATH: MESSAGE".
+class SchemaError : public Error {
+ public:
+  SchemaError(std::string json_path, const std::string& message)
+      : Error("JSON Schema at " + (json_path.empty() ? std::string("$") : json_path) + ": " + message),
+        json_path_(std::move(json_path)) {}
+  const std::string& json_path() const noexcept { return json_path_; }
+
+ private:
+  std::string json_path_;
+};
+
 }  // namespace textedge

@@ -1,0 +1,279 @@
+// tool_call_pattern: for every wrapper format, a call written the way the model writes it
+// matches and parses back to the right name and arguments; chat, calls missing a required
+// argument or with a wrongly typed one, and calls to another tool do not match.
+#include <gtest/gtest.h>
+#include <simdjson.h>
+
+#define PCRE2_CODE_UNIT_WIDTH 8
+#include <pcre2.h>
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "textedge/schema.hpp"
+
+namespace {
+
+bool full_match(const std::string& pattern, const std::string& text) {
+  int error = 0;
+  PCRE2_SIZE offset = 0;
+  pcre2_code* code = pcre2_compile(reinterpret_cast<PCRE2_SPTR>(pattern.data()), pattern.size(),
+                                   PCRE2_UTF | PCRE2_ANCHORED | PCRE2_ENDANCHORED, &error, &offset, nullptr);
+  if (!code) {
+    ADD_FAILURE() << "pattern does not compile (error " << error << " at " << offset << ")";
+    return false;
+  }
+  pcre2_match_data* data = pcre2_match_data_create_from_pattern(code, nullptr);
+  int rc = pcre2_match(code, reinterpret_cast<PCRE2_SPTR>(text.data()), text.size(), 0, 0, data, nullptr);
+  pcre2_match_data_free(data);
+  pcre2_code_free(code);
+  return rc >= 0;
+}
+
+const std::string kTools = R"([
+  {"type": "function", "function": {"name": "get_weather", "description": "Weather for a city",
+    "parameters": {"type": "object", "properties": {
+      "location": {"type": "string"},
+      "unit": {"type": "string", "enum": ["celsius", "fahrenheit"]},
+      "days": {"type": "integer", "minimum": 1, "maximum": 14}},
+     "required": ["location"]}}},
+  {"type": "function", "function": {"name": "send_email",
+    "parameters": {"type": "object", "properties": {
+      "to": {"type": "string"}, "body": {"type": "string"}, "urgent": {"type": "boolean"}},
+     "required": ["to", "body"], "additionalProperties": false}}}
+])";
+
+const std::vector<std::string> kFormats = {"hermes", "llama3_json", "mistral", "qwen3_coder", "deepseek_v3",
+                                           "deepseek_v31", "kimi_k2", "glm45", "harmony", "pythonic"};
+
+using Args = std::vector<std::pair<std::string, std::string>>;  // name, JSON value text
+
+std::string json_object(const Args& args) {
+  std::string out = "{";
+  for (auto& [k, v] : args) out += (out.size() > 1 ? ", " : "") + ("\"" + k + "\": " + v);
+  return out + "}";
+}
+// Raw formats write string values unquoted (the test values need no escapes).
+std::string raw(const std::string& v) { return v.size() >= 2 && v[0] == '"' ? v.substr(1, v.size() - 2) : v; }
+
+// One call as the model writes it (the calls of one format, joined: the parallel form).
+std::string render_call(const std::string& format, const std::string& name, const Args& args, int index = 0) {
+  std::string obj = json_object(args);
+  if (format == "hermes") return "<tool_call>\n{\"name\": \"" + name + "\", \"arguments\": " + obj + "}\n</tool_call>";
+  if (format == "llama3_json") return "{\"name\": \"" + name + "\", \"parameters\": " + obj + "}";
+  if (format == "mistral") return "{\"name\": \"" + name + "\", \"arguments\": " + obj + "}";
+  if (format == "deepseek_v3")
+    return "<｜tool▁call▁begin｜>function<｜tool▁sep｜>" + name + "\n```json\n" + obj + "\n```<｜tool▁call▁end｜>";
+  if (format == "deepseek_v31") return "<｜tool▁call▁begin｜>" + name + "<｜tool▁sep｜>" + obj + "<｜tool▁call▁end｜>";
+  if (format == "kimi_k2")
+    return "<|tool_call_begin|>functions." + name + ":" + std::to_string(index) + "<|tool_call_argument_begin|>" + obj +
+           "<|tool_call_end|>";
+  if (format == "harmony")
+    return "<|start|>assistant<|channel|>commentary to=functions." + name + " <|constrain|>json<|message|>" + obj + "<|call|>";
+  if (format == "qwen3_coder") {
+    std::string out = "<tool_call>\n<function=" + name + ">\n";
+    for (auto& [k, v] : args) out += "<parameter=" + k + ">\n" + raw(v) + "\n</parameter>\n";
+    return out + "</function>\n</tool_call>";
+  }
+  if (format == "glm45") {
+    std::string out = "<tool_call>" + name + "\n";
+    for (auto& [k, v] : args) out += "<arg_key>" + k + "</arg_key>\n<arg_value>" + raw(v) + "</arg_value>\n";
+    return out + "</tool_call>";
+  }
+  // pythonic
+  std::string out = name + "(";
+  for (auto& [k, v] : args) out += (out.back() == '(' ? "" : ", ") + k + "=" + (v == "true" ? "True" : v == "false" ? "False" : v);
+  return out + ")";
+}
+
+std::string render(const std::string& format, const std::vector<std::pair<std::string, Args>>& calls) {
+  std::string out;
+  const char* sep = format == "llama3_json" ? "; " : (format == "mistral" || format == "pythonic") ? ", "
+                    : (format == "deepseek_v31" || format == "kimi_k2") ? "" : "\n";
+  for (std::size_t i = 0; i < calls.size(); ++i)
+    out += (i ? sep : "") + render_call(format, calls[i].first, calls[i].second, static_cast<int>(i));
+  if (format == "mistral") return "[TOOL_CALLS][" + out + "]";
+  if (format == "pythonic") return "[" + out + "]";
+  if (format == "deepseek_v3" || format == "deepseek_v31") return "<｜tool▁calls▁begin｜>" + out + "<｜tool▁calls▁end｜>";
+  if (format == "kimi_k2") return "<|tool_calls_section_begin|>" + out + "<|tool_calls_section_end|>";
+  return out;
+}
+
+std::string between(const std::string& s, const std::string& a, const std::string& b, std::size_t& pos) {
+  std::size_t i = s.find(a, pos);
+  if (i == std::string::npos) return pos = std::string::npos, "";
+  i += a.size();
+  std::size_t j = s.find(b, i);
+  if (j == std::string::npos) return pos = std::string::npos, "";
+  pos = j + b.size();
+  return s.substr(i, j - i);
+}
+
+// Reads one call back the way the format's parser does: name and minified JSON arguments.
+// String-typed parameters of the raw formats are the raw text; others are JSON.
+std::pair<std::string, std::string> parse_call(const std::string& format, const std::string& text) {
+  simdjson::dom::parser parser;
+  auto minify = [&](const std::string& json) {
+    simdjson::dom::element e;
+    if (parser.parse(json).get(e)) return std::string("<bad JSON: ") + json + ">";
+    return simdjson::minify(e);
+  };
+  auto from_envelope = [&](std::string json, const char* key) -> std::pair<std::string, std::string> {
+    simdjson::dom::element e;
+    if (parser.parse(json).get(e)) return {"", "<bad JSON>"};
+    if (e.is_array()) e = e.at(0);
+    return {std::string(std::string_view(e["name"])), simdjson::minify(e[key])};
+  };
+  std::size_t pos = 0;
+  if (format == "hermes") return from_envelope(between(text, "<tool_call>\n", "\n</tool_call>", pos), "arguments");
+  if (format == "llama3_json") return from_envelope(text, "parameters");
+  if (format == "mistral") return from_envelope(text.substr(std::string("[TOOL_CALLS]").size()), "arguments");
+  if (format == "deepseek_v3") {
+    std::string name = between(text, "<｜tool▁sep｜>", "\n```json\n", pos);
+    return {name, minify(between(text, "", "\n```", pos))};
+  }
+  if (format == "deepseek_v31") {
+    std::string name = between(text, "<｜tool▁call▁begin｜>", "<｜tool▁sep｜>", pos);
+    return {name, minify(between(text, "", "<｜tool▁call▁end｜>", pos))};
+  }
+  if (format == "kimi_k2") {
+    std::string name = between(text, "functions.", ":", pos);
+    return {name, minify(between(text, "<|tool_call_argument_begin|>", "<|tool_call_end|>", pos))};
+  }
+  if (format == "harmony") {
+    std::string name = between(text, "to=functions.", " ", pos);
+    return {name, minify(between(text, "<|message|>", "<|call|>", pos))};
+  }
+  auto typed = [](const std::string& k, const std::string& v) {
+    bool is_string = k == "location" || k == "unit" || k == "to" || k == "body";
+    return is_string ? "\"" + v + "\"" : v;
+  };
+  std::string json = "{";
+  std::string name;
+  if (format == "qwen3_coder") {
+    name = between(text, "<function=", ">", pos);
+    while (true) {
+      std::string k = between(text, "<parameter=", ">\n", pos);
+      if (pos == std::string::npos) break;
+      std::string v = between(text, "", "\n</parameter>", pos);
+      json += (json.size() > 1 ? "," : "") + ("\"" + k + "\":" + typed(k, v));
+    }
+  } else if (format == "glm45") {
+    name = between(text, "<tool_call>", "\n", pos);
+    while (true) {
+      std::string k = between(text, "<arg_key>", "</arg_key>\n", pos);
+      if (pos == std::string::npos) break;
+      std::string v = between(text, "<arg_value>", "</arg_value>", pos);
+      json += (json.size() > 1 ? "," : "") + ("\"" + k + "\":" + typed(k, v));
+    }
+  } else {  // pythonic: [name(k=v, ...)] with literal values without commas
+    name = between(text, "[", "(", pos);
+    std::string inside = between(text, "", ")]", pos);
+    std::size_t at = 0;
+    while (at < inside.size()) {
+      std::size_t eq = inside.find('=', at), comma = inside.find(", ", at);
+      std::string v = inside.substr(eq + 1, (comma == std::string::npos ? inside.size() : comma) - eq - 1);
+      if (v == "True") v = "true";
+      if (v == "False") v = "false";
+      json += (json.size() > 1 ? "," : "") + ("\"" + inside.substr(at, eq - at) + "\":" + v);
+      at = comma == std::string::npos ? inside.size() : comma + 2;
+    }
+  }
+  return {name, minify(json + "}")};
+}
+
+const Args kParis = {{"location", "\"Paris\""}, {"days", "3"}};
+
+TEST(ToolCallPattern, AWellFormedCallMatchesAndParsesBack) {
+  for (auto& format : kFormats) {
+    std::string pattern = textedge::tool_call_pattern(kTools, format);
+    for (const Args& args : {kParis, Args{{"location", "\"Oslo\""}},
+                             Args{{"location", "\"São Paulo\""}, {"unit", "\"celsius\""}, {"days", "14"}}}) {
+      std::string text = render(format, {{"get_weather", args}});
+      EXPECT_TRUE(full_match(pattern, text)) << format << ": " << text;
+      auto [name, parsed] = parse_call(format, text);
+      EXPECT_EQ(name, "get_weather") << format;
+      simdjson::dom::parser p;
+      EXPECT_EQ(parsed, simdjson::minify(p.parse(json_object(args)).value())) << format;
+    }
+    std::string email = render(format, {{"send_email", {{"to", "\"a@b.c\""}, {"body", "\"Hi\""}, {"urgent", "true"}}}});
+    EXPECT_TRUE(full_match(pattern, email)) << format << ": " << email;
+  }
+}
+
+TEST(ToolCallPattern, ChatAndBrokenCallsDoNotMatch) {
+  for (auto& format : kFormats) {
+    std::string pattern = textedge::tool_call_pattern(kTools, format);
+    EXPECT_FALSE(full_match(pattern, "I think it will be sunny in Paris.")) << format;
+    EXPECT_FALSE(full_match(pattern, "Sure! " + render(format, {{"get_weather", kParis}}))) << format;
+    const std::vector<Args> broken = {
+        {{"days", "3"}},                                  // missing the required location
+        {{"location", "\"Paris\""}, {"days", "15"}},      // out of range
+        {{"location", "\"Paris\""}, {"days", "\"3\""}},   // wrong type
+        {{"location", "\"Paris\""}, {"unit", "\"kelvin\""}},
+        {{"location", "\"Paris\""}, {"extra", "1"}},      // tool calls are strict
+        {{"days", "3"}, {"location", "\"Paris\""}},       // schema order
+    };
+    for (auto& args : broken) {
+      bool raw_format = format == "qwen3_coder" || format == "glm45";
+      if (raw_format && args.size() > 1 && args[1].second == "\"3\"") continue;  // raw "3" is the integer 3 there
+      std::string text = render(format, {{"get_weather", args}});
+      EXPECT_FALSE(full_match(pattern, text)) << format << ": " << text;
+    }
+    EXPECT_FALSE(full_match(pattern, render(format, {{"send_email", {{"to", "\"a@b.c\""}}}}))) << format;
+    EXPECT_FALSE(full_match(pattern, render(format, {{"get_time", {}}}))) << format;
+  }
+}
+
+TEST(ToolCallPattern, NamedToolAndParallelCalls) {
+  for (auto& format : kFormats) {
+    std::string named = textedge::tool_call_pattern(kTools, format, "send_email");
+    std::string email = render(format, {{"send_email", {{"to", "\"x@y.z\""}, {"body", "\"b\""}}}});
+    EXPECT_TRUE(full_match(named, email)) << format;
+    EXPECT_FALSE(full_match(named, render(format, {{"get_weather", kParis}}))) << format;
+
+    std::string two = render(format, {{"get_weather", kParis}, {"send_email", {{"to", "\"x@y.z\""}, {"body", "\"b\""}}}});
+    std::string single = textedge::tool_call_pattern(kTools, format);
+    EXPECT_FALSE(full_match(single, two)) << format;
+    if (format == "harmony") continue;  // one call per message
+    std::string parallel = textedge::tool_call_pattern(kTools, format, "", true);
+    EXPECT_TRUE(full_match(parallel, two)) << format << ": " << two;
+    EXPECT_TRUE(full_match(parallel, render(format, {{"get_weather", kParis}}))) << format;
+  }
+}
+
+TEST(ToolCallPattern, RawStringValuesCannotCloseTheirTag) {
+  std::string qwen = textedge::tool_call_pattern(kTools, "qwen3_coder", "send_email");
+  auto call = [](const std::string& body) {
+    return "<tool_call>\n<function=send_email>\n<parameter=to>\na@b.c\n</parameter>\n<parameter=body>\n" + body +
+           "\n</parameter>\n</function>\n</tool_call>";
+  };
+  EXPECT_TRUE(full_match(qwen, call("line one\nline <b>two</b> < </param")));
+  EXPECT_TRUE(full_match(qwen, call("ends with <")));
+  EXPECT_FALSE(full_match(qwen, call("x</parameter>y")));
+}
+
+TEST(ToolCallPattern, Errors) {
+  auto error_of = [](const std::string& tools, const std::string& format, const std::string& name = "") {
+    try {
+      textedge::tool_call_pattern(tools, format, name);
+    } catch (const textedge::SchemaError& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  EXPECT_NE(error_of(kTools, "chatml").find("unknown tool call format \"chatml\""), std::string::npos);
+  EXPECT_NE(error_of(kTools, "hermes", "nope").find("no tool named \"nope\""), std::string::npos);
+  EXPECT_NE(error_of(R"([{"type":"function","function":{"name":"f","parameters":{"type":"object","properties":{"a":{"not":{}}}}}}])",
+                     "hermes")
+                .find("$[0].function.parameters.properties.a.not: unsupported keyword \"not\""),
+            std::string::npos);
+  EXPECT_NE(error_of(R"([{"type":"function","function":{"name":"f-g"}}])", "pythonic").find("Python identifier"),
+            std::string::npos);
+  // No parameters: an empty argument object.
+  EXPECT_TRUE(full_match(textedge::tool_call_pattern(R"([{"type":"function","function":{"name":"now"}}])", "hermes"),
+                         "<tool_call>\n{\"name\": \"now\", \"arguments\": {}}\n</tool_call>"));
+}
+
+}  // namespace
