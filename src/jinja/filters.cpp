@@ -370,7 +370,7 @@ std::string html_escape(std::string_view s) {
 
 bool call_filter(Renderer& r, std::string_view name, const Value& v, Args& args, Value& out) {
   const Value* a[6] = {nullptr, nullptr, nullptr, nullptr, nullptr, nullptr};
-  auto bind = [&](std::initializer_list<const char*> names) { args.bind(std::string(name).c_str(), names, a); };
+  auto bind = [&](std::initializer_list<const char*> names) { args.bind(name, names, a); };
   if (name == "tojson") {
     bind({"ensure_ascii", "indent", "separators", "sort_keys"});
     std::string item_sep, key_sep;

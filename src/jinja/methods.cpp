@@ -11,20 +11,20 @@ namespace {
 
 bool is_dunder(std::string_view a) { return a.size() >= 4 && a.substr(0, 2) == "__" && a.substr(a.size() - 2) == "__"; }
 
-const char* const kStrMethods[] = {
+constexpr std::string_view kStrMethods[] = {
     "strip", "lstrip", "rstrip", "startswith", "endswith", "split", "rsplit", "replace", "upper", "lower", "title",
     "capitalize", "find", "rfind", "index", "rindex", "count", "join", "format", "splitlines", "isdigit", "isalpha",
     "isalnum", "isspace", "isupper", "islower", "istitle", "isdecimal", "isnumeric", "isidentifier", "isprintable",
     "isascii", "zfill", "center", "ljust", "rjust", "swapcase", "casefold", "partition", "rpartition",
     "removeprefix", "removesuffix", "expandtabs", "format_map", "encode", "translate", "maketrans"};
-const char* const kListMethods[] = {"index", "count", "copy"};
-const char* const kListUnsafe[] = {"append", "clear", "pop", "reverse", "insert", "sort", "extend", "remove"};
-const char* const kDictMethods[] = {"items", "keys", "values", "get", "copy", "fromkeys"};
-const char* const kDictUnsafe[] = {"clear", "pop", "popitem", "setdefault", "update"};
+constexpr std::string_view kListMethods[] = {"index", "count", "copy"};
+constexpr std::string_view kListUnsafe[] = {"append", "clear", "pop", "reverse", "insert", "sort", "extend", "remove"};
+constexpr std::string_view kDictMethods[] = {"items", "keys", "values", "get", "copy", "fromkeys"};
+constexpr std::string_view kDictUnsafe[] = {"clear", "pop", "popitem", "setdefault", "update"};
 
 template <std::size_t N>
-bool in(const char* const (&names)[N], std::string_view name) {
-  for (auto* n : names)
+bool in(const std::string_view (&names)[N], std::string_view name) {
+  for (auto n : names)
     if (name == n) return true;
   return false;
 }
@@ -36,6 +36,10 @@ Value unsafe_attribute(const Value& obj, std::string_view attr) {
 }  // namespace
 
 bool has_method(const Value& self, std::string_view name) {
+  // Every method name is 3 to 12 lowercase letters (plus '_'); most attribute reads (message.role,
+  // tool.function) are dict keys that are not methods, so reject cheaply before scanning.
+  if (name.size() < 3 || name.size() > 12) return false;
+  if (self.is_dict() && std::string_view("ikvgcfpsu").find(name[0]) == std::string_view::npos) return false;
   if (self.is_string()) return in(kStrMethods, name);
   if (self.is_list()) return in(kListMethods, name) || (!self.is_tuple() && in(kListUnsafe, name));
   if (self.is_dict()) return in(kDictMethods, name) || in(kDictUnsafe, name);
@@ -452,7 +456,7 @@ bool str_method(Renderer& r, const Value& self, std::string_view name, Args& arg
   Str s = self.str();
   const Value* a[4] = {nullptr, nullptr, nullptr, nullptr};
   if (name == "strip" || name == "lstrip" || name == "rstrip") {
-    args.bind(name.data(), {"chars"}, a);
+    args.bind(name, {"chars"}, a);
     out = Value(strip(s, a[0], name != "rstrip", name != "lstrip"));
   } else if (name == "upper") {
     args.bind("upper", {}, a);
@@ -476,14 +480,14 @@ bool str_method(Renderer& r, const Value& self, std::string_view name, Args& arg
     }
     out = Value(std::move(o));
   } else if (name == "startswith" || name == "endswith") {
-    args.bind(name.data(), {"prefix", "start", "end"}, a);
+    args.bind(name, {"prefix", "start", "end"}, a);
     if (!a[0]) raise("TypeError", std::string(name) + "() takes at least 1 argument (0 given)");
     std::size_t b0, b1;
     bool empty;
     bounds(s, a[1], a[2], b0, b1, empty);
     out = Value(affix_match(s, *a[0], b0, b1, empty, name == "endswith", name.data()));
   } else if (name == "split" || name == "rsplit") {
-    args.bind(name.data(), {"sep", "maxsplit"}, a);
+    args.bind(name, {"sep", "maxsplit"}, a);
     out = split(s, a[0], a[1], name == "rsplit");
   } else if (name == "splitlines") {
     args.bind("splitlines", {"keepends"}, a);
@@ -497,7 +501,7 @@ bool str_method(Renderer& r, const Value& self, std::string_view name, Args& arg
     std::int64_t count = a[2] ? require_int(a[2], "replace") : -1;
     out = Value(replace(s, o.str(), n.str(), count));
   } else if (name == "find" || name == "rfind" || name == "index" || name == "rindex" || name == "count") {
-    args.bind(name.data(), {"sub", "start", "end"}, a);
+    args.bind(name, {"sub", "start", "end"}, a);
     const Value& sub = require_str(a[0], name.data());
     std::size_t b0, b1;
     bool empty;
@@ -546,7 +550,7 @@ bool str_method(Renderer& r, const Value& self, std::string_view name, Args& arg
     out = Value(python_format(std::string(s), kw));
   } else if (name == "isdigit" || name == "isalpha" || name == "isalnum" || name == "isspace" || name == "isdecimal" ||
              name == "isnumeric" || name == "isascii" || name == "isprintable") {
-    args.bind(name.data(), {}, a);
+    args.bind(name, {}, a);
     bool r2;
     if (name == "isdigit")
       r2 = all_of_cps(s, is_digit);
@@ -566,7 +570,7 @@ bool str_method(Renderer& r, const Value& self, std::string_view name, Args& arg
       r2 = s.empty() || all_of_cps(s, is_printable);
     out = Value(r2);
   } else if (name == "isupper" || name == "islower") {
-    args.bind(name.data(), {}, a);
+    args.bind(name, {}, a);
     bool any_cased = false, ok = true;
     std::size_t i = 0;
     while (i < s.size()) {
@@ -614,7 +618,7 @@ bool str_method(Renderer& r, const Value& self, std::string_view name, Args& arg
       out = Value(std::move(o));
     }
   } else if (name == "center" || name == "ljust" || name == "rjust") {
-    args.bind(name.data(), {"width", "fillchar"}, a);
+    args.bind(name, {"width", "fillchar"}, a);
     std::int64_t w = require_int(a[0], name.data());
     if (w > (1 << 24)) raise("MemoryError", "width too large");
     std::string fill = " ";
@@ -624,7 +628,7 @@ bool str_method(Renderer& r, const Value& self, std::string_view name, Args& arg
     }
     out = Value(pad_to(s, w, fill, name == "ljust" ? -1 : name == "rjust" ? 1 : 0));
   } else if (name == "partition" || name == "rpartition") {
-    args.bind(name.data(), {"sep"}, a);
+    args.bind(name, {"sep"}, a);
     const Value& sep = require_str(a[0], name.data());
     if (sep.str().empty()) raise("ValueError", "empty separator");
     std::size_t p = name == "partition" ? s.find(sep.str()) : s.rfind(sep.str());
@@ -639,7 +643,7 @@ bool str_method(Renderer& r, const Value& self, std::string_view name, Args& arg
     }
     out = Value::list(std::move(v), true);
   } else if (name == "removeprefix" || name == "removesuffix") {
-    args.bind(name.data(), {"fix"}, a);
+    args.bind(name, {"fix"}, a);
     const std::string& x = require_str(a[0], name.data()).str();
     if (name == "removeprefix")
       out = Value(std::string(s.substr(0, x.size()) == x ? s.substr(x.size()) : s));
@@ -688,7 +692,7 @@ bool call_method(Renderer& r, const Value& self, std::string_view name, Args& ar
       out = Value::list(items, self.is_tuple());
       return true;
     }
-    args.bind(name.data(), {"value", "start", "stop"}, a);
+    args.bind(name, {"value", "start", "stop"}, a);
     if (!a[0]) raise("TypeError", std::string(name) + "() takes at least 1 argument (0 given)");
     if (name == "count") {
       std::int64_t n = 0;
@@ -744,7 +748,7 @@ bool call_method(Renderer& r, const Value& self, std::string_view name, Args& ar
   return true;
 }
 
-void Args::bind(const char* function, std::initializer_list<const char*> names, const Value** out) const {
+void Args::bind(std::string_view function, std::initializer_list<const char*> names, const Value** out) const {
   std::size_t n = names.size();
   if (pos.size() > n)
     raise("TypeError", std::string(function) + "() takes at most " + std::to_string(n) + " argument(s) (" +

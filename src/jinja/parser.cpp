@@ -1104,6 +1104,7 @@ class UndeclaredFinder {
 ParsedTemplate parse(std::vector<Token> tokens) {
   ParsedTemplate t = Parser(std::move(tokens)).run();
   t.undeclared = UndeclaredFinder(t.names).run(t.body);
+  for (NameId i = 0; i < t.names.size(); ++i) t.ids.emplace(t.names[i], i);
   return t;
 }
 

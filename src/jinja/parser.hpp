@@ -30,6 +30,7 @@ enum BuiltinName : NameId {
 struct ParsedTemplate {
   Body body;
   std::vector<std::string> names;  // NameId -> name
+  std::unordered_map<std::string_view, NameId> ids;  // name -> NameId (views into names)
   std::vector<std::string> undeclared;
 };
 

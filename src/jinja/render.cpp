@@ -40,8 +40,7 @@ struct DepthGuard {
 }  // namespace
 
 std::string Renderer::run(const std::vector<std::pair<std::string, Value>>& variables) {
-  std::unordered_map<std::string_view, NameId> ids;
-  for (NameId i = 0; i < t_.names.size(); ++i) ids.emplace(t_.names[i], i);
+  const auto& ids = t_.ids;
   Ref<Frame> root(new Frame(Ref<Frame>()));
   FrameScope scope{root};
   for (auto& [name, value] : variables) {
@@ -332,6 +331,13 @@ Value Renderer::eval(const Expr& e, const Frame& frame) {
       at(e.loc);
       switch (static_cast<BinOp>(e.op)) {
         case BinOp::Add:
+          // Chains like 'a' + role + '\n' + content: append to a temporary nobody else holds.
+          if (a.is_string() && b.is_string() && !a.is_markup() && !a.object()->shared()) {
+            auto& s = const_cast<StringObject*>(static_cast<const StringObject*>(a.object()))->value;
+            s += b.str();
+            check_size(s.size());
+            return a;
+          }
           return op_add(a, b);
         case BinOp::Sub:
           return op_sub(a, b);

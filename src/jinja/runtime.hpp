@@ -21,7 +21,7 @@ struct Args {
 
   // Binds positional and keyword arguments to `names` (Python-style); unknown keywords or too many
   // positionals raise TypeError. `out` gets one pointer per name (nullptr when not given).
-  void bind(const char* function, std::initializer_list<const char*> names, const Value** out) const;
+  void bind(std::string_view function, std::initializer_list<const char*> names, const Value** out) const;
   bool empty() const { return pos.empty() && kw.empty(); }
 };
 

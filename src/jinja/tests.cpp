@@ -37,11 +37,11 @@ bool call_test(Renderer& r, std::string_view name, const Value& v, Args& args, b
   (void)r;
   const Value* a[1] = {nullptr};
   auto bind1 = [&](const char* arg) {
-    args.bind(std::string(name).c_str(), {arg}, a);
+    args.bind(name, {arg}, a);
     if (!a[0]) raise("TypeError", std::string(name) + "() missing 1 required positional argument: '" + arg + "'");
     return *a[0];
   };
-  auto bind0 = [&] { args.bind(std::string(name).c_str(), {}, a); };
+  auto bind0 = [&] { args.bind(name, {}, a); };
   if (name == "defined") {
     bind0();
     out = !v.is_undefined();
