@@ -676,11 +676,12 @@ bool call_filter(Renderer& r, std::string_view name, const Value& v, Args& args,
       out = Value::markup(html_escape(soft_str(v)));
   } else if (name == "batch") {
     bind({"linecount", "fill_with"});
-    if (!a[0] || !a[0]->is_integral() || a[0]->as_int() <= 0) raise("ValueError", "batch size must be a positive integer");
-    std::size_t n = static_cast<std::size_t>(a[0]->as_int());
+    if (!a[0] || !a[0]->is_integral()) raise("TypeError", "batch size must be an integer");
+    // Jinja2's loop exactly: a size of 0 yields an empty batch first, a negative size never splits.
+    std::int64_t n = a[0]->as_int();
     std::vector<Value> result, tmp;
     for (auto& item : iterate(v)) {
-      if (tmp.size() == n) {
+      if (static_cast<std::int64_t>(tmp.size()) == n) {
         result.push_back(Value::list(std::move(tmp)));
         tmp.clear();
       }
@@ -688,7 +689,7 @@ bool call_filter(Renderer& r, std::string_view name, const Value& v, Args& args,
     }
     if (!tmp.empty()) {
       if (a[1] && !a[1]->is_none())
-        while (tmp.size() < n) tmp.push_back(*a[1]);
+        while (static_cast<std::int64_t>(tmp.size()) < n) tmp.push_back(*a[1]);
       result.push_back(Value::list(std::move(tmp)));
     }
     out = Value::list(std::move(result));

@@ -359,7 +359,10 @@ std::string title(Str s) {
   while (i < s.size()) {
     char32_t c = decode_utf8(s, i);
     if (is_cased(c)) {
-      append_utf8(out, prev_cased ? to_lower_cp(c) : to_title_cp(c));
+      if (c == 0xdf && !prev_cased)
+        out += "Ss";  // Python's full title-case mapping
+      else
+        append_utf8(out, prev_cased ? to_lower_cp(c) : to_title_cp(c));
       prev_cased = true;
     } else {
       append_utf8(out, c);
@@ -375,7 +378,10 @@ std::string capitalize(Str s) {
   bool first = true;
   while (i < s.size()) {
     char32_t c = decode_utf8(s, i);
-    append_utf8(out, first ? to_title_cp(c) : to_lower_cp(c));
+    if (first && c == 0xdf)
+      out += "Ss";  // Python's full title-case mapping
+    else
+      append_utf8(out, first ? to_title_cp(c) : to_lower_cp(c));
     first = false;
   }
   return out;

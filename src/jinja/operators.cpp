@@ -69,6 +69,11 @@ Value op_add(const Value& a, const Value& b) {
   if (a.is_number() && b.is_number()) return Value(a.as_number() + b.as_number());
   if (a.is_string() && b.is_string()) {
     if (a.str().size() + b.str().size() > kMaxBuilt) raise("MemoryError", "string too large");
+    if (a.is_markup() || b.is_markup()) {  // Markup + str escapes the plain side
+      std::string s = a.is_markup() ? a.str() : html_escape(a.str());
+      s += b.is_markup() ? b.str() : html_escape(b.str());
+      return Value::markup(std::move(s));
+    }
     std::string s = a.str();
     s += b.str();
     return Value(std::move(s));

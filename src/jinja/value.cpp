@@ -8,6 +8,7 @@
 #include <cstring>
 #include <functional>
 
+#include "objects.hpp"
 #include "unicode.hpp"
 
 namespace textedge::detail::jinja {
@@ -311,14 +312,28 @@ void Value::append_repr(std::string& out) const {
           out += "<built-in function>";
           return;
         case ObjectKind::Macro:
-          out += "<Macro>";
+          out += "<Macro ";
+          append_string_repr(out, static_cast<const MacroObject*>(object())->def->name);
+          out += '>';
           return;
-        case ObjectKind::Namespace:
-          out += "<Namespace>";
+        case ObjectKind::Namespace: {
+          out += "<Namespace {";
+          bool first = true;
+          for (auto& [k, v] : static_cast<const NamespaceObject*>(object())->attrs) {
+            if (!first) out += ", ";
+            first = false;
+            append_string_repr(out, k);
+            out += ": ";
+            v.append_repr(out);
+          }
+          out += "}>";
           return;
-        case ObjectKind::Loop:
-          out += "<LoopContext>";
+        }
+        case ObjectKind::Loop: {
+          auto* loop = static_cast<const LoopObject*>(object());
+          out += "<LoopContext " + std::to_string(loop->index0 + 1) + "/" + std::to_string(loop->items.size()) + ">";
           return;
+        }
         case ObjectKind::Cycler:
           out += "<Cycler>";
           return;
