@@ -7,12 +7,17 @@
 #     tokenizer.json is newer than build/corpus/.stamp (make_corpus.py rewrites only files whose
 #     content changed, so an unchanged corpus does not invalidate the goldens);
 #   - a model's goldens are rebuilt when the corpus, its tokenizer.json, tools/reference/goldens.js,
-#     this script or the reference package is newer than build/goldens/MODEL.stamp.
+#     this script or the reference package is newer than build/goldens/MODEL.stamp;
+#   - build/goldens/jinja.jsonl (tests/jinja_test.cpp) is rebuilt with Python Jinja2 (Debian's
+#     python3-jinja2 under /usr/bin/python3) when tests/data/jinja_cases.json, the chat templates in
+#     $JINJA_TEMPLATES (default tests/data/chat_templates, a copy of ../shared/chat-templates), a tokenizer_config.json,
+#     tools/reference/jinja_*.py or this script is newer than it.
 # When everything is up to date it only compares modification times.
 #
 # Usage: scripts/goldens.sh [--force] [MODEL...]     (default: all six models)
 # Env: JOBS (models generated in parallel; default 2), NODE (default node), PYTHON (default python3),
-#      SCHEMA_PYTHON (the Python with python3-jsonschema; default /usr/bin/python3).
+#      SCHEMA_PYTHON (the Python with python3-jsonschema; default /usr/bin/python3),
+#      JINJA_PYTHON (default /usr/bin/python3), JINJA_TEMPLATES (default tests/data/chat_templates).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -98,6 +103,30 @@ for m in "${models[@]}"; do
   fi
 done
 
+# Jinja goldens (independent of the tokenizer goldens above).
+JINJA_PYTHON=${JINJA_PYTHON:-/usr/bin/python3}
+JINJA_TEMPLATES=${JINJA_TEMPLATES:-tests/data/chat_templates}
+jinja_args=("$goldens/jinja.jsonl" tests/data/jinja_cases.json)
+jinja_inputs=(tests/data/jinja_cases.json "$reference/jinja_env.py" "$reference/jinja_goldens.py" "$0")
+if [ -d "$JINJA_TEMPLATES" ]; then
+  jinja_args+=(--templates "$JINJA_TEMPLATES")
+  jinja_inputs+=("$JINJA_TEMPLATES")
+fi
+jinja_configs=()
+for m in "${ALL_MODELS[@]}"; do
+  [ -f "models/$m/tokenizer_config.json" ] && jinja_configs+=("models/$m/tokenizer_config.json")
+done
+if [ ${#jinja_configs[@]} -gt 0 ]; then
+  jinja_args+=(--models "${jinja_configs[@]}")
+  jinja_inputs+=("${jinja_configs[@]}")
+fi
+jinja_stale=0
+if out_of_date "$goldens/jinja.jsonl" "${jinja_inputs[@]}"; then
+  echo "goldens: jinja" >&2
+  jinja_stale=1
+  "$JINJA_PYTHON" "$reference/jinja_goldens.py" "${jinja_args[@]}" || { echo "goldens: FAILED for jinja" >&2; exit 1; }
+fi
+
 failed=()
 for i in "${!pids[@]}"; do
   wait "${pids[$i]}" || failed+=("${names[$i]}")
@@ -106,5 +135,5 @@ if [ ${#failed[@]} -gt 0 ]; then
   echo "goldens: FAILED for ${failed[*]}" >&2
   exit 1
 fi
-[ ${#pids[@]} -eq 0 ] && echo "goldens: up to date (${models[*]})" >&2
+[ ${#pids[@]} -eq 0 ] && [ "$jinja_stale" = 0 ] && echo "goldens: up to date (${models[*]}, jinja)" >&2
 exit 0

@@ -4,6 +4,7 @@
 #include <cstddef>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 namespace textedge {
 
@@ -52,6 +53,32 @@ class SchemaError : public Error {
 
  private:
   std::string json_path_;
+};
+
+// A chat template failed to compile or render: a syntax error, an undefined value used in a way
+// that fails, a sandbox refusal, a limit reached, or raise_exception() called by the template.
+// what() reads "MESSAGE (line L, column C)"; message() is MESSAGE alone (for raise_exception, the
+// template's own text); kind() is the Jinja2 exception name ("TemplateSyntaxError", "UndefinedError",
+// "SecurityError", "TemplateError" for raise_exception, "TypeError", "LimitError", ...).
+class TemplateError : public Error {
+ public:
+  TemplateError(std::string kind, std::string message, std::size_t line, std::size_t column)
+      : Error(message + (line ? " (line " + std::to_string(line) + ", column " + std::to_string(column) + ")"
+                              : std::string())),
+        kind_(std::move(kind)),
+        message_(std::move(message)),
+        line_(line),
+        column_(column) {}
+  const std::string& kind() const noexcept { return kind_; }
+  const std::string& message() const noexcept { return message_; }
+  std::size_t line() const noexcept { return line_; }  // 1-based; 0 when unknown
+  std::size_t column() const noexcept { return column_; }
+
+ private:
+  std::string kind_;
+  std::string message_;
+  std::size_t line_;
+  std::size_t column_;
 };
 
 }  // namespace textedge

@@ -1,0 +1,243 @@
+// tojson (Python's json.dumps as transformers calls it) and Values from JSON text.
+#include <simdjson.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "runtime.hpp"
+#include "template.hpp"
+#include "unicode.hpp"
+
+namespace textedge::detail::jinja {
+
+namespace {
+
+void json_string(std::string& out, std::string_view s, bool ensure_ascii) {
+  out += '"';
+  std::size_t i = 0;
+  while (i < s.size()) {
+    unsigned char c = static_cast<unsigned char>(s[i]);
+    if (c < 0x80) {
+      ++i;
+      switch (c) {
+        case '"':
+          out += "\\\"";
+          break;
+        case '\\':
+          out += "\\\\";
+          break;
+        case '\n':
+          out += "\\n";
+          break;
+        case '\r':
+          out += "\\r";
+          break;
+        case '\t':
+          out += "\\t";
+          break;
+        case '\b':
+          out += "\\b";
+          break;
+        case '\f':
+          out += "\\f";
+          break;
+        default:
+          if (c < 0x20) {
+            char buf[8];
+            std::snprintf(buf, sizeof buf, "\\u%04x", c);
+            out += buf;
+          } else {
+            out += static_cast<char>(c);
+          }
+      }
+      continue;
+    }
+    std::size_t start = i;
+    char32_t cp = decode_utf8(s, i);
+    if (!ensure_ascii) {
+      out.append(s.substr(start, i - start));
+      continue;
+    }
+    char buf[16];
+    if (cp >= 0x10000) {
+      char32_t v = cp - 0x10000;
+      std::snprintf(buf, sizeof buf, "\\u%04x\\u%04x", static_cast<unsigned>(0xd800 + (v >> 10)),
+                    static_cast<unsigned>(0xdc00 + (v & 0x3ff)));
+    } else {
+      std::snprintf(buf, sizeof buf, "\\u%04x", static_cast<unsigned>(cp));
+    }
+    out += buf;
+  }
+  out += '"';
+}
+
+void json_float(std::string& out, double d) {
+  if (std::isnan(d)) {
+    out += "NaN";
+  } else if (std::isinf(d)) {
+    out += d < 0 ? "-Infinity" : "Infinity";
+  } else {
+    append_float_repr(out, d);
+  }
+}
+
+struct JsonWriter {
+  bool ensure_ascii;
+  bool sort_keys;
+  bool has_indent;
+  std::string indent;
+  std::string item_sep;
+  std::string key_sep;
+  std::string out;
+  int depth = 0;
+
+  void newline(int level) {
+    out += '\n';
+    for (int i = 0; i < level; ++i) out += indent;
+  }
+
+  std::string key_string(const Value& k) {
+    if (k.is_string()) return k.str();
+    if (k.is_bool()) return k.as_bool() ? "true" : "false";
+    if (k.is_none()) return "null";
+    if (k.is_int()) return std::to_string(k.as_int());
+    if (k.is_float()) {
+      std::string s;
+      json_float(s, k.as_float());
+      return s;
+    }
+    raise("TypeError", std::string("keys must be str, int, float, bool or None, not ") + k.type_name());
+  }
+
+  void write(const Value& v) {
+    if (++depth > 900) raise("RecursionError", "maximum recursion depth exceeded while encoding a JSON object");
+    switch (v.type()) {
+      case Type::None:
+        out += "null";
+        break;
+      case Type::Bool:
+        out += v.as_bool() ? "true" : "false";
+        break;
+      case Type::Int:
+        out += std::to_string(v.as_int());
+        break;
+      case Type::Float:
+        json_float(out, v.as_float());
+        break;
+      case Type::String:
+        json_string(out, v.str(), ensure_ascii);
+        break;
+      case Type::List: {
+        auto& items = v.items();
+        if (items.empty()) {
+          out += "[]";
+          break;
+        }
+        out += '[';
+        for (std::size_t i = 0; i < items.size(); ++i) {
+          if (i) out += item_sep;
+          if (has_indent) newline(depth);
+          write(items[i]);
+        }
+        if (has_indent) newline(depth - 1);
+        out += ']';
+        break;
+      }
+      case Type::Dict: {
+        auto entries = v.dict().entries();
+        if (entries.empty()) {
+          out += "{}";
+          break;
+        }
+        if (sort_keys) {
+          std::stable_sort(entries.begin(), entries.end(),
+                           [](const auto& x, const auto& y) { return op_less(x.first, y.first); });
+        }
+        out += '{';
+        bool first = true;
+        for (auto& [k, x] : entries) {
+          if (!first) out += item_sep;
+          first = false;
+          if (has_indent) newline(depth);
+          json_string(out, key_string(k), ensure_ascii);
+          out += key_sep;
+          write(x);
+        }
+        if (has_indent) newline(depth - 1);
+        out += '}';
+        break;
+      }
+      default:
+        raise("TypeError", std::string("Object of type ") + v.type_name() + " is not JSON serializable");
+    }
+    --depth;
+  }
+};
+
+Value from_element(simdjson::dom::element e) {
+  switch (e.type()) {
+    case simdjson::dom::element_type::ARRAY: {
+      std::vector<Value> items;
+      simdjson::dom::array array;
+      if (e.get_array().get(array)) raise("ValueError", "bad JSON array");
+      for (auto x : array) items.push_back(from_element(x));
+      return Value::list(std::move(items));
+    }
+    case simdjson::dom::element_type::OBJECT: {
+      std::vector<std::pair<Value, Value>> entries;
+      simdjson::dom::object object;
+      if (e.get_object().get(object)) raise("ValueError", "bad JSON object");
+      for (auto field : object)
+        entries.emplace_back(Value(std::string(field.key)), from_element(field.value));
+      return Value::dict(std::move(entries));
+    }
+    case simdjson::dom::element_type::INT64:
+      return Value(e.get_int64().value_unsafe());
+    case simdjson::dom::element_type::UINT64:
+      raise("OverflowError", "JSON integer does not fit in 64 bits");
+    case simdjson::dom::element_type::DOUBLE:
+      return Value(e.get_double().value_unsafe());
+    case simdjson::dom::element_type::STRING:
+      return Value(std::string(e.get_string().value_unsafe()));
+    case simdjson::dom::element_type::BOOL:
+      return Value(e.get_bool().value_unsafe());
+    case simdjson::dom::element_type::NULL_VALUE:
+      return Value::none();
+    default:
+      raise("ValueError", "unsupported JSON value");
+  }
+}
+
+}  // namespace
+
+std::string to_json(const Value& v, const Value& indent, bool sort_keys, bool ensure_ascii, const std::string* item_separator,
+                    const std::string* key_separator) {
+  JsonWriter w;
+  w.ensure_ascii = ensure_ascii;
+  w.sort_keys = sort_keys;
+  w.has_indent = !indent.is_none() && !indent.is_undefined();
+  if (w.has_indent) {
+    if (indent.is_string()) {
+      w.indent = indent.str();
+    } else if (indent.is_integral()) {
+      w.indent.assign(static_cast<std::size_t>(std::clamp<std::int64_t>(indent.as_int(), 0, 1 << 16)), ' ');
+    } else {
+      raise("TypeError", "indent must be an int or a string");
+    }
+  }
+  w.item_sep = item_separator ? *item_separator : (w.has_indent ? "," : ", ");
+  w.key_sep = key_separator ? *key_separator : ": ";
+  w.write(v);
+  return std::move(w.out);
+}
+
+Value value_from_json(std::string_view json) {
+  simdjson::dom::parser parser;
+  simdjson::padded_string padded(json);
+  auto doc = parser.parse(padded);
+  if (doc.error()) throw TemplateError("ValueError", std::string("invalid JSON: ") + simdjson::error_message(doc.error()), 0, 0);
+  return from_element(doc.value_unsafe());
+}
+
+}  // namespace textedge::detail::jinja

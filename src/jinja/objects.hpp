@@ -1,0 +1,89 @@
+// The Type::Object payloads: functions (globals, bound methods), macros, namespaces, loops,
+// cyclers and joiners.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "ast.hpp"
+#include "render.hpp"
+#include "value.hpp"
+
+namespace textedge::detail::jinja {
+
+enum class Builtin : std::uint8_t { Range, Namespace, Dict, Cycler, Joiner, RaiseException, StrftimeNow, Lipsum, BoundMethod };
+
+class FunctionObject final : public BoxObject {
+ public:
+  FunctionObject(Builtin b, Value self = Value(), std::string method = {})
+      : BoxObject(ObjectKind::Function), builtin(b), self(std::move(self)), method(std::move(method)) {}
+  Builtin builtin;
+  Value self;          // BoundMethod
+  std::string method;  // BoundMethod
+};
+
+class MacroObject final : public BoxObject {
+ public:
+  MacroObject(const MacroDef* d, Ref<Frame> c) : BoxObject(ObjectKind::Macro), def(d), closure(std::move(c)) {}
+  const MacroDef* def;
+  Ref<Frame> closure;
+};
+
+// Mutable: {% set ns.attr = value %} writes here.
+class NamespaceObject final : public BoxObject {
+ public:
+  NamespaceObject() : BoxObject(ObjectKind::Namespace) {}
+  const Value* find(std::string_view name) const {
+    for (auto& a : attrs)
+      if (a.first == name) return &a.second;
+    return nullptr;
+  }
+  void set(std::string_view name, Value v) {
+    for (auto& a : attrs)
+      if (a.first == name) {
+        a.second = std::move(v);
+        return;
+      }
+    attrs.emplace_back(std::string(name), std::move(v));
+  }
+  std::vector<std::pair<std::string, Value>> attrs;
+};
+
+class LoopObject final : public BoxObject {
+ public:
+  LoopObject() : BoxObject(ObjectKind::Loop) {}
+  std::vector<Value> items;
+  std::size_t index0 = 0;
+  std::size_t depth0 = 0;
+  const Stmt* stmt = nullptr;  // recursive loops: loop(children) re-runs this loop
+  Ref<Frame> outer;
+  bool has_last_changed = false;
+  Value last_changed;
+};
+
+class CyclerObject final : public BoxObject {
+ public:
+  explicit CyclerObject(std::vector<Value> v) : BoxObject(ObjectKind::Cycler), items(std::move(v)) {}
+  std::vector<Value> items;
+  std::size_t pos = 0;
+};
+
+class JoinerObject final : public BoxObject {
+ public:
+  explicit JoinerObject(std::string s) : BoxObject(ObjectKind::Joiner), sep(std::move(s)) {}
+  std::string sep;
+  bool used = false;
+};
+
+template <class T>
+const T* as(const Value& v, ObjectKind k) {
+  const BoxObject* b = box_of(v);
+  return b && b->kind == k ? static_cast<const T*>(b) : nullptr;
+}
+
+// builtins.cpp
+Value global_function(NameId id);  // undefined when id is not a global
+Value call_builtin(Renderer& r, const FunctionObject& f, Args& args);
+Value loop_attribute(const LoopObject& loop, std::string_view name, bool& found);
+
+}  // namespace textedge::detail::jinja

@@ -1,0 +1,615 @@
+#include "render.hpp"
+
+#include <unordered_map>
+
+#include "lexer.hpp"
+#include "objects.hpp"
+
+namespace textedge::detail::jinja {
+
+void raise(const char* kind, const std::string& message) { throw TemplateError(kind, message, 0, 0); }
+
+namespace {
+
+// Clears a frame's variables when its scope ends (also on exceptions), breaking reference cycles.
+struct FrameScope {
+  Ref<Frame> frame;
+  ~FrameScope() {
+    if (frame.get()) frame->vars.clear();
+  }
+};
+
+struct OutputSwap {
+  std::string*& slot;
+  std::string* saved;
+  OutputSwap(std::string*& s, std::string* replacement) : slot(s), saved(s) { slot = replacement; }
+  ~OutputSwap() { slot = saved; }
+};
+
+struct DepthGuard {
+  std::size_t& depth;
+  DepthGuard(std::size_t& d, std::size_t limit) : depth(d) {
+    if (++depth > limit) {
+      --depth;
+      raise("LimitError", "template recursion exceeded the depth limit");
+    }
+  }
+  ~DepthGuard() { --depth; }
+};
+
+}  // namespace
+
+std::string Renderer::run(const std::vector<std::pair<std::string, Value>>& variables) {
+  const auto& ids = t_.ids;
+  Ref<Frame> root(new Frame(Ref<Frame>()));
+  FrameScope scope{root};
+  for (auto& [name, value] : variables) {
+    auto it = ids.find(name);
+    if (it != ids.end()) root->set(it->second, value);
+  }
+  std::string out;
+  out_ = &out;
+  try {
+    exec(t_.body, root);
+  } catch (const TemplateError& e) {
+    rethrow(e);
+  }
+  return out;
+}
+
+void Renderer::rethrow(const TemplateError& e) const {
+  if (e.line() != 0) throw e;
+  throw TemplateError(e.kind(), e.message(), loc_.line, loc_.column);
+}
+
+Renderer::Flow Renderer::exec(const Body& body, const Ref<Frame>& frame) {
+  for (auto& s : body) {
+    Flow f = exec_stmt(*s, frame);
+    if (f != Flow::Normal) return f;
+  }
+  return Flow::Normal;
+}
+
+std::string Renderer::capture(const Body& body, const Ref<Frame>& frame) {
+  std::string buf;
+  OutputSwap swap(out_, &buf);
+  exec(body, frame);
+  return buf;
+}
+
+Renderer::Flow Renderer::exec_stmt(const Stmt& s, const Ref<Frame>& frame) {
+  step();
+  switch (s.kind) {
+    case StmtKind::Data:
+      emit(s.text);
+      return Flow::Normal;
+    case StmtKind::Output: {
+      at(s.loc);
+      Value v = eval(*s.expr, *frame);
+      if (v.is_string()) {
+        emit(v.str());
+      } else {
+        v.append_str(*out_);
+        if (out_->size() > limits_.max_output_bytes) check_size(out_->size());
+      }
+      return Flow::Normal;
+    }
+    case StmtKind::If:
+      at(s.loc);
+      if (eval(*s.expr, *frame).truthy()) return exec(s.body, frame);
+      return exec(s.else_body, frame);
+    case StmtKind::For: {
+      at(s.loc);
+      Value iterable = eval(*s.expr, *frame);
+      exec_for(s, frame, iterable, 0);
+      return Flow::Normal;
+    }
+    case StmtKind::Set: {
+      at(s.loc);
+      Value v = eval(*s.expr, *frame);
+      assign(s.targets[0], v, *frame);
+      return Flow::Normal;
+    }
+    case StmtKind::SetBlock: {
+      at(s.loc);
+      Ref<Frame> inner(new Frame(frame));
+      FrameScope scope{inner};
+      Value v(capture(s.body, inner));
+      if (s.filter) v = eval_filter(*s.filter, *frame, &v);
+      assign(s.targets[0], v, *frame);
+      return Flow::Normal;
+    }
+    case StmtKind::Macro:
+      frame->set(s.macro->name_id, Value(Type::Object, new MacroObject(s.macro.get(), frame)));
+      return Flow::Normal;
+    case StmtKind::CallBlock: {
+      at(s.loc);
+      Value caller(Type::Object, new MacroObject(s.macro.get(), frame));
+      const Expr& call = *s.expr;
+      Value callee = eval(*call.children[0], *frame);
+      Args args;
+      eval_args(call.call, *frame, args);
+      args.kw.emplace_back("caller", std::move(caller));
+      at(s.loc);
+      Value v = this->call(callee, args);
+      v.append_str(*out_);
+      check_size(out_->size());
+      return Flow::Normal;
+    }
+    case StmtKind::FilterBlock: {
+      at(s.loc);
+      Ref<Frame> inner(new Frame(frame));
+      FrameScope scope{inner};
+      Value v(capture(s.body, inner));
+      v = eval_filter(*s.filter, *frame, &v);
+      v.append_str(*out_);
+      check_size(out_->size());
+      return Flow::Normal;
+    }
+    case StmtKind::With: {
+      at(s.loc);
+      Ref<Frame> inner(new Frame(frame));
+      FrameScope scope{inner};
+      std::vector<Value> values;
+      for (auto& v : s.values) values.push_back(eval(*v, *frame));
+      for (std::size_t i = 0; i < s.targets.size(); ++i) assign(s.targets[i], values[i], *inner);
+      return exec(s.body, inner);
+    }
+    case StmtKind::Generation:
+    case StmtKind::Block: {
+      Ref<Frame> inner(new Frame(frame));
+      FrameScope scope{inner};
+      DepthGuard guard(depth_, limits_.max_recursion_depth);
+      Flow f = exec(s.body, inner);
+      return s.kind == StmtKind::Block ? f : Flow::Normal;
+    }
+    case StmtKind::Break:
+      return Flow::Break;
+    case StmtKind::Continue:
+      return Flow::Continue;
+    case StmtKind::Unsupported:
+      at(s.loc);
+      eval(*s.expr, *frame);
+      raise("TypeError", s.text);
+  }
+  return Flow::Normal;
+}
+
+void Renderer::exec_for(const Stmt& s, const Ref<Frame>& frame, const Value& iterable, std::size_t depth) {
+  DepthGuard guard(depth_, limits_.max_recursion_depth);
+  Ref<LoopObject> loop(new LoopObject());
+  loop->depth0 = depth;
+  if (s.recursive) {
+    loop->stmt = &s;
+    loop->outer = frame;
+  }
+  Ref<Frame> body_frame(new Frame(frame));
+  FrameScope scope{body_frame};
+  const Target& target = s.targets[0];
+  {
+    std::vector<Value> items = iterate(iterable);
+    if (s.filter) {
+      for (auto& item : items) {
+        step();
+        body_frame->vars.clear();
+        assign(target, item, *body_frame);
+        if (eval(*s.filter, *body_frame).truthy()) loop->items.push_back(std::move(item));
+      }
+    } else {
+      loop->items = std::move(items);
+    }
+  }
+  Value loop_value(Type::Object, loop.get());
+  std::size_t n = loop->items.size();
+  for (std::size_t i = 0; i < n; ++i) {
+    step();
+    body_frame->vars.clear();
+    if (body_frame->shared()) body_frame = Ref<Frame>(new Frame(frame));  // a macro kept the old scope
+    loop->index0 = i;
+    assign(target, loop->items[i], *body_frame);
+    body_frame->set(kLoop, loop_value);
+    Flow f = exec(s.body, body_frame);
+    if (f == Flow::Break) break;
+  }
+  body_frame->vars.clear();
+  if (n == 0 && !s.else_body.empty()) {
+    Ref<Frame> else_frame(new Frame(frame));
+    FrameScope else_scope{else_frame};
+    exec(s.else_body, else_frame);
+  }
+  loop->outer = Ref<Frame>();
+}
+
+void Renderer::assign(const Target& t, const Value& v, Frame& frame) {
+  switch (t.kind) {
+    case Target::Name:
+      frame.set(t.name, v);
+      return;
+    case Target::Tuple: {
+      std::vector<Value> items = iterate(v);
+      if (items.size() < t.items.size())
+        raise("ValueError", "not enough values to unpack (expected " + std::to_string(t.items.size()) + ", got " +
+                                std::to_string(items.size()) + ")");
+      if (items.size() > t.items.size())
+        raise("ValueError", "too many values to unpack (expected " + std::to_string(t.items.size()) + ")");
+      for (std::size_t i = 0; i < items.size(); ++i) assign(t.items[i], items[i], frame);
+      return;
+    }
+    case Target::NamespaceAttr: {
+      const Value* ns = frame.find(t.name);
+      const NamespaceObject* obj = ns ? as<NamespaceObject>(*ns, ObjectKind::Namespace) : nullptr;
+      if (!obj) raise("TemplateRuntimeError", "cannot assign attribute on non-namespace object");
+      const_cast<NamespaceObject*>(obj)->set(t.attr, v);
+      return;
+    }
+  }
+}
+
+Value Renderer::lookup(const Expr& e, const Frame& frame) {
+  if (const Value* v = frame.find(e.name)) return *v;
+  if (e.name < kLoop) return global_function(e.name);
+  return Value::undefined(&t_.names[e.name]);
+}
+
+static std::string undefined_message(const Value& v) {
+  if (const std::string* m = v.unsafe_message()) return *m;
+  if (const std::string* n = v.undefined_name()) return "'" + *n + "' is undefined";
+  return "'Undefined' is undefined";
+}
+
+Value Renderer::eval(const Expr& e, const Frame& frame) {
+  switch (e.kind) {
+    case ExprKind::Const:
+      return e.value;
+    case ExprKind::Name:
+      return lookup(e, frame);
+    case ExprKind::List:
+    case ExprKind::Tuple: {
+      std::vector<Value> items;
+      items.reserve(e.children.size());
+      for (auto& c : e.children) items.push_back(eval(*c, frame));
+      return Value::list(std::move(items), e.kind == ExprKind::Tuple);
+    }
+    case ExprKind::Dict: {
+      std::vector<std::pair<Value, Value>> items;
+      items.reserve(e.children.size() / 2);
+      for (std::size_t i = 0; i + 1 < e.children.size(); i += 2) {
+        Value k = eval(*e.children[i], frame);
+        if (!k.hashable()) {
+          at(e.loc);
+          raise("TypeError", std::string("unhashable type: '") + k.type_name() + "'");
+        }
+        items.emplace_back(std::move(k), eval(*e.children[i + 1], frame));
+      }
+      return Value::dict(std::move(items));
+    }
+    case ExprKind::Getattr: {
+      Value obj = eval(*e.children[0], frame);
+      at(e.loc);
+      if (obj.is_undefined()) raise("UndefinedError", undefined_message(obj));
+      return get_attribute(obj, e.attr);
+    }
+    case ExprKind::Getitem: {
+      Value obj = eval(*e.children[0], frame);
+      const Expr& k = *e.children[1];
+      if (k.kind == ExprKind::Slice) {
+        Value parts[3];
+        for (int i = 0; i < 3; ++i)
+          parts[i] = k.children[i] ? eval(*k.children[i], frame) : Value::none();
+        at(e.loc);
+        if (obj.is_undefined()) raise("UndefinedError", undefined_message(obj));
+        return op_slice(obj, parts[0], parts[1], parts[2]);
+      }
+      Value key = eval(k, frame);
+      at(e.loc);
+      if (obj.is_undefined()) raise("UndefinedError", undefined_message(obj));
+      return get_item(obj, key);
+    }
+    case ExprKind::Slice:
+      raise("TemplateSyntaxError", "slice outside of a subscript");
+    case ExprKind::Call:
+      return eval_call(e, frame);
+    case ExprKind::Filter:
+      return eval_filter(e, frame, nullptr);
+    case ExprKind::Test:
+      return Value(eval_test(e, frame));
+    case ExprKind::Neg: {
+      Value v = eval(*e.children[0], frame);
+      at(e.loc);
+      return op_neg(v);
+    }
+    case ExprKind::Pos: {
+      Value v = eval(*e.children[0], frame);
+      at(e.loc);
+      return op_pos(v);
+    }
+    case ExprKind::Not:
+      return Value(!eval(*e.children[0], frame).truthy());
+    case ExprKind::Binary: {
+      Value a = eval(*e.children[0], frame);
+      Value b = eval(*e.children[1], frame);
+      at(e.loc);
+      switch (static_cast<BinOp>(e.op)) {
+        case BinOp::Add:
+          // Chains like 'a' + role + '\n' + content: append to a temporary nobody else holds.
+          if (a.is_string() && b.is_string() && !a.is_markup() && !a.object()->shared()) {
+            auto& s = const_cast<StringObject*>(static_cast<const StringObject*>(a.object()))->value;
+            s += b.str();
+            check_size(s.size());
+            return a;
+          }
+          return op_add(a, b);
+        case BinOp::Sub:
+          return op_sub(a, b);
+        case BinOp::Mul:
+          return op_mul(a, b);
+        case BinOp::Div:
+          return op_div(a, b);
+        case BinOp::FloorDiv:
+          return op_floordiv(a, b);
+        case BinOp::Mod:
+          return op_mod(a, b);
+        case BinOp::Pow:
+          return op_pow(a, b);
+      }
+      return Value();
+    }
+    case ExprKind::Concat: {
+      std::string s;
+      for (auto& c : e.children) {
+        Value v = eval(*c, frame);
+        v.append_str(s);
+      }
+      check_size(s.size());
+      return Value(std::move(s));
+    }
+    case ExprKind::Compare: {
+      Value left = eval(*e.children[0], frame);
+      for (std::size_t i = 0; i < e.ops.size(); ++i) {
+        Value right = eval(*e.children[i + 1], frame);
+        at(e.loc);
+        bool r;
+        switch (e.ops[i]) {
+          case CmpOp::Eq:
+            r = left.equals(right);
+            break;
+          case CmpOp::Ne:
+            r = !left.equals(right);
+            break;
+          case CmpOp::Lt:
+            r = op_less(left, right);
+            break;
+          case CmpOp::Le:
+            r = op_less(left, right) || left.equals(right);
+            break;
+          case CmpOp::Gt:
+            r = op_less(right, left);
+            break;
+          case CmpOp::Ge:
+            r = op_less(right, left) || left.equals(right);
+            break;
+          case CmpOp::In:
+            r = op_contains(right, left);
+            break;
+          case CmpOp::NotIn:
+            r = !op_contains(right, left);
+            break;
+          default:
+            r = false;
+        }
+        if (!r) return Value(false);
+        left = std::move(right);
+      }
+      return Value(true);
+    }
+    case ExprKind::And: {
+      Value l = eval(*e.children[0], frame);
+      if (!l.truthy()) return l;
+      return eval(*e.children[1], frame);
+    }
+    case ExprKind::Or: {
+      Value l = eval(*e.children[0], frame);
+      if (l.truthy()) return l;
+      return eval(*e.children[1], frame);
+    }
+    case ExprKind::CondExpr:
+      if (eval(*e.children[0], frame).truthy()) return eval(*e.children[1], frame);
+      if (e.children[2]) return eval(*e.children[2], frame);
+      return Value::undefined();
+  }
+  return Value();
+}
+
+void Renderer::eval_args(const CallArgs& call, const Frame& frame, Args& out) {
+  out.pos.reserve(call.args.size());
+  for (auto& a : call.args) out.pos.push_back(eval(*a, frame));
+  for (auto& [k, v] : call.kwargs) out.kw.emplace_back(k, eval(*v, frame));
+  if (call.dyn_args) {
+    Value v = eval(*call.dyn_args, frame);
+    for (auto& x : iterate(v)) out.pos.push_back(x);
+  }
+  if (call.dyn_kwargs) {
+    Value v = eval(*call.dyn_kwargs, frame);
+    if (!v.is_dict()) raise("TypeError", "argument after ** must be a mapping");
+    for (auto& [k, x] : v.dict().entries()) {
+      if (!k.is_string()) raise("TypeError", "keywords must be strings");
+      out.kw.emplace_back(k.str(), x);
+    }
+  }
+}
+
+Value Renderer::eval_call(const Expr& e, const Frame& frame) {
+  const Expr& callee = *e.children[0];
+  if (callee.kind == ExprKind::Getattr) {
+    Value obj = eval(*callee.children[0], frame);
+    Args args;
+    eval_args(e.call, frame, args);
+    at(e.loc);
+    if (obj.is_undefined()) raise("UndefinedError", undefined_message(obj));
+    if (obj.is_string() || obj.is_list() || obj.is_dict()) {
+      Value out;
+      if (call_method(*this, obj, callee.attr, args, out)) return out;
+    }
+    Value f = get_attribute(obj, callee.attr);
+    return call(f, args);
+  }
+  Value f = eval(callee, frame);
+  Args args;
+  eval_args(e.call, frame, args);
+  at(e.loc);
+  return call(f, args);
+}
+
+Value Renderer::call(const Value& callee, Args& args) {
+  step();
+  if (callee.is_undefined()) {
+    if (callee.unsafe_message()) raise("SecurityError", *callee.unsafe_message());
+    raise("UndefinedError", undefined_message(callee));
+  }
+  if (const BoxObject* b = box_of(callee)) {
+    switch (b->kind) {
+      case ObjectKind::Macro:
+        return call_macro(callee, args);
+      case ObjectKind::Function:
+        return call_builtin(*this, *static_cast<const FunctionObject*>(b), args);
+      case ObjectKind::Loop: {
+        auto* loop = static_cast<const LoopObject*>(b);
+        if (!loop->stmt) raise("TypeError", "Tried to call non recursive loop.  Maybe you forgot the 'recursive' modifier.");
+        if (args.pos.size() != 1 || !args.kw.empty()) raise("TypeError", "loop() takes exactly one argument");
+        std::string buf;
+        {
+          OutputSwap swap(out_, &buf);
+          exec_for(*loop->stmt, loop->outer, args.pos[0], loop->depth0 + 1);
+        }
+        return Value(std::move(buf));
+      }
+      case ObjectKind::Joiner: {
+        auto* j = const_cast<JoinerObject*>(static_cast<const JoinerObject*>(b));
+        if (!j->used) {
+          j->used = true;
+          return Value(std::string());
+        }
+        return Value(j->sep);
+      }
+      default:
+        break;
+    }
+  }
+  raise("TypeError", std::string("'") + callee.type_name() + "' object is not callable");
+}
+
+Value Renderer::call_macro(const Value& macro_value, Args& args) {
+  auto* macro = static_cast<const MacroObject*>(macro_value.object());
+  const MacroDef& def = *macro->def;
+  DepthGuard guard(depth_, limits_.max_recursion_depth);
+  Ref<Frame> frame(new Frame(macro->closure));
+  FrameScope scope{frame};
+  std::size_t n = def.params.size();
+  std::vector<const Value*> bound(n, nullptr);
+  std::vector<Value> varargs;
+  if (args.pos.size() > n) {
+    if (!def.uses_varargs)
+      raise("TypeError", "macro '" + def.name + "' takes not more than " + std::to_string(n) + " argument(s)");
+  }
+  for (std::size_t i = 0; i < args.pos.size(); ++i) {
+    if (i < n)
+      bound[i] = &args.pos[i];
+    else
+      varargs.push_back(args.pos[i]);
+  }
+  std::vector<std::pair<Value, Value>> kwargs;
+  Value caller;
+  bool has_caller = false;
+  for (auto& [k, v] : args.kw) {
+    bool matched = false;
+    for (std::size_t i = 0; i < n; ++i) {
+      if (def.param_names[i] == k) {
+        if (bound[i]) raise("TypeError", "macro '" + def.name + "' got multiple values for argument '" + k + "'");
+        bound[i] = &v;
+        matched = true;
+        break;
+      }
+    }
+    if (matched) continue;
+    if (k == "caller") {
+      if (!def.uses_caller) raise("TypeError", "macro '" + def.name + "' takes no keyword argument 'caller'");
+      caller = v;
+      has_caller = true;
+      continue;
+    }
+    if (!def.uses_kwargs) raise("TypeError", "macro '" + def.name + "' takes no keyword argument '" + k + "'");
+    kwargs.emplace_back(Value(k), v);
+  }
+  std::size_t first_default = n - def.defaults.size();
+  for (std::size_t i = 0; i < n; ++i) {
+    if (bound[i]) {
+      frame->set(def.params[i], *bound[i]);
+    } else if (i >= first_default) {
+      frame->set(def.params[i], eval(*def.defaults[i - first_default], *frame));
+    } else {
+      frame->set(def.params[i], Value::undefined(&def.param_names[i]));
+    }
+  }
+  if (def.uses_varargs) frame->set(kVarargs, Value::list(std::move(varargs), true));
+  if (def.uses_kwargs) frame->set(kKwargs, Value::dict(std::move(kwargs)));
+  if (def.uses_caller) frame->set(kCaller, has_caller ? caller : Value::undefined());
+  return Value(capture(def.body, frame));
+}
+
+Value Renderer::eval_filter(const Expr& e, const Frame& frame, const Value* input) {
+  Value in;
+  if (e.children[0]) {
+    // In a filter block or block set, the innermost filter of the chain takes the body.
+    in = input && e.children[0]->kind == ExprKind::Filter ? eval_filter(*e.children[0], frame, input)
+                                                           : eval(*e.children[0], frame);
+  } else if (input) {
+    in = *input;
+  }
+  Args args;
+  eval_args(e.call, frame, args);
+  at(e.loc);
+  return filter(e.attr, in, args);
+}
+
+Value Renderer::filter(std::string_view name, const Value& input, Args& args) {
+  step();
+  Value out;
+  if (!call_filter(*this, name, input, args, out)) raise("TemplateRuntimeError", "No filter named '" + std::string(name) + "' found.");
+  return out;
+}
+
+bool Renderer::eval_test(const Expr& e, const Frame& frame) {
+  Value in = eval(*e.children[0], frame);
+  Args args;
+  eval_args(e.call, frame, args);
+  at(e.loc);
+  return test(e.attr, in, args);
+}
+
+bool Renderer::test(std::string_view name, const Value& input, Args& args) {
+  step();
+  bool out = false;
+  if (!call_test(*this, name, input, args, out)) raise("TemplateRuntimeError", "No test named '" + std::string(name) + "' found.");
+  return out;
+}
+
+// ---- Template
+
+Template::~Template() = default;
+
+std::shared_ptr<const Template> Template::compile(std::string_view source, std::string name) {
+  std::shared_ptr<Template> t(new Template());
+  t->name_ = std::move(name);
+  std::string normalized = normalize_newlines(source);
+  t->parsed_ = std::make_unique<ParsedTemplate>(parse(tokenize(normalized)));
+  return t;
+}
+
+std::string Template::render(const std::vector<std::pair<std::string, Value>>& variables, const RenderLimits& limits) const {
+  Renderer r(*parsed_, limits);
+  return r.run(variables);
+}
+
+std::vector<std::string> Template::undeclared_variables() const { return parsed_->undeclared; }
+
+}  // namespace textedge::detail::jinja

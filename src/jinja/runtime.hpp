@@ -1,0 +1,75 @@
+// What filters, tests, methods and globals need from the renderer, plus Python operators.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "value.hpp"
+#include "textedge/error.hpp"
+
+namespace textedge::detail::jinja {
+
+// Throws a TemplateError without a location; the renderer adds the current line and column.
+[[noreturn]] void raise(const char* kind, const std::string& message);
+
+// Call arguments after evaluation.
+struct Args {
+  std::vector<Value> pos;
+  std::vector<std::pair<std::string, Value>> kw;
+
+  // Binds positional and keyword arguments to `names` (Python-style); unknown keywords or too many
+  // positionals raise TypeError. `out` gets one pointer per name (nullptr when not given).
+  void bind(std::string_view function, std::initializer_list<const char*> names, const Value** out) const;
+  bool empty() const { return pos.empty() && kw.empty(); }
+};
+
+class Renderer;
+
+// Jinja2's environment.getattr / getitem in the immutable sandbox.
+Value get_attribute(const Value& obj, std::string_view attr);
+Value get_item(const Value& obj, const Value& key);
+
+// Python operators.
+Value op_add(const Value& a, const Value& b);
+Value op_sub(const Value& a, const Value& b);
+Value op_mul(const Value& a, const Value& b);
+Value op_div(const Value& a, const Value& b);
+Value op_floordiv(const Value& a, const Value& b);
+Value op_mod(const Value& a, const Value& b);
+Value op_pow(const Value& a, const Value& b);
+Value op_neg(const Value& a);
+Value op_pos(const Value& a);
+// Python <, for comparisons and sorting; raises TypeError for unorderable types.
+bool op_less(const Value& a, const Value& b);
+bool op_contains(const Value& container, const Value& item);  // item in container
+// Slicing with Python semantics (lists, tuples, strings).
+Value op_slice(const Value& obj, const Value& start, const Value& stop, const Value& step);
+// str % args
+Value string_format_percent(const std::string& format, const Value& args);
+
+// The items a for loop, list() or a filter iterates: list items, dict keys, string characters.
+// Undefined iterates as empty; other types raise TypeError.
+std::vector<Value> iterate(const Value& v);
+// Python str.format.
+std::string python_format(const std::string& format, const Args& args);
+
+// Filters, tests and methods (filters.cpp, tests.cpp, methods.cpp, builtins.cpp).
+bool call_filter(Renderer& r, std::string_view name, const Value& input, Args& args, Value& out);  // false: unknown
+bool call_test(Renderer& r, std::string_view name, const Value& input, Args& args, bool& out);     // false: unknown
+// A method of str/list/dict; false when there is no such (safe) method.
+bool call_method(Renderer& r, const Value& self, std::string_view name, Args& args, Value& out);
+bool has_method(const Value& self, std::string_view name);
+bool is_unsafe_method(const Value& self, std::string_view name);  // mutating list/dict methods
+// A bound method value (for `x.items` without a call).
+Value bound_method(const Value& self, std::string_view name);
+
+// json.dumps as transformers' tojson filter calls it.
+std::string to_json(const Value& v, const Value& indent, bool sort_keys, bool ensure_ascii,
+                    const std::string* item_separator, const std::string* key_separator);
+
+// Escaping as markupsafe.escape does.
+std::string html_escape(std::string_view s);
+
+}  // namespace textedge::detail::jinja

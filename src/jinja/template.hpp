@@ -1,0 +1,50 @@
+// A sandboxed Jinja engine that renders chat templates exactly as Python Jinja2 does in Hugging Face
+// transformers' environment (ImmutableSandboxedEnvironment, trim_blocks, lstrip_blocks, loop
+// controls, {% generation %}, tojson / raise_exception / strftime_now).
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "value.hpp"
+#include "textedge/error.hpp"
+
+namespace textedge::detail::jinja {
+
+// Ints stay ints, floats floats, key order kept; throws TemplateError on bad JSON.
+Value value_from_json(std::string_view json);
+
+struct RenderLimits {
+  std::size_t max_output_bytes = std::size_t{64} << 20;
+  std::size_t max_steps = 100'000'000;
+  std::size_t max_recursion_depth = 500;
+};
+
+struct ParsedTemplate;
+
+class Template {
+ public:
+  // Throws TemplateError (with line and column).
+  static std::shared_ptr<const Template> compile(std::string_view source, std::string name = "<template>");
+  // Thread-safe. Throws TemplateError (with the template's line and column where known;
+  // raise_exception's message as is in message()).
+  std::string render(const std::vector<std::pair<std::string, Value>>& variables, const RenderLimits& limits = {}) const;
+  // Top-level names the template reads without setting them (like jinja2.meta.find_undeclared_variables).
+  std::vector<std::string> undeclared_variables() const;
+  const std::string& name() const { return name_; }
+
+  ~Template();
+  Template(const Template&) = delete;
+  Template& operator=(const Template&) = delete;
+
+ private:
+  Template() = default;
+  std::string name_;
+  std::unique_ptr<ParsedTemplate> parsed_;
+};
+
+}  // namespace textedge::detail::jinja

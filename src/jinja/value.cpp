@@ -1,0 +1,450 @@
+#include "value.hpp"
+
+#include <utf8proc.h>
+
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <functional>
+
+#include "objects.hpp"
+#include "unicode.hpp"
+
+namespace textedge::detail::jinja {
+
+Value::Value(std::string s) : type_(Type::String) {
+  auto* o = new StringObject(std::move(s), false);
+  o->retain();
+  u_.ptr = o;
+}
+
+Value Value::markup(std::string s) {
+  Value v(std::move(s));
+  const_cast<StringObject*>(static_cast<const StringObject*>(v.u_.ptr))->markup = true;
+  return v;
+}
+
+Value Value::unsafe(std::string message) {
+  Value v;
+  auto* o = new StringObject(std::move(message), false);
+  o->retain();
+  v.unsafe_ = true;
+  v.u_.ptr = o;
+  return v;
+}
+
+const std::string* Value::unsafe_message() const noexcept {
+  return type_ == Type::Undefined && unsafe_ ? &static_cast<const StringObject*>(u_.ptr)->value : nullptr;
+}
+
+Value Value::list(std::vector<Value> items, bool tuple) {
+  return Value(Type::List, new ListObject(std::move(items), tuple));
+}
+
+Value Value::dict(std::vector<std::pair<Value, Value>> items) { return Value(Type::Dict, new DictObject(std::move(items))); }
+
+DictObject::DictObject(std::vector<std::pair<Value, Value>> entries) {
+  // Later duplicates replace the value of the first occurrence (Python dict semantics).
+  entries_.reserve(entries.size());
+  bool small = entries.size() <= 8;
+  for (auto& e : entries) {
+    const Value* existing = nullptr;
+    if (small) {
+      for (auto& x : entries_)
+        if (x.first.equals(e.first)) existing = &x.second;
+    } else {
+      existing = find(e.first);
+    }
+    if (existing) {
+      *const_cast<Value*>(existing) = std::move(e.second);
+      continue;
+    }
+    entries_.push_back(std::move(e));
+    if (!small) {
+      // Grow the index when over half full.
+      if (entries_.size() * 2 > index_.size()) {
+        std::size_t cap = 16;
+        while (cap < entries_.size() * 4) cap *= 2;
+        index_.assign(cap, 0);
+        for (std::uint32_t i = 0; i < entries_.size(); ++i) {
+          std::size_t h = entries_[i].first.hash() & (cap - 1);
+          while (index_[h]) h = (h + 1) & (cap - 1);
+          index_[h] = i + 1;
+        }
+      } else {
+        std::size_t cap = index_.size();
+        std::size_t h = entries_.back().first.hash() & (cap - 1);
+        while (index_[h]) h = (h + 1) & (cap - 1);
+        index_[h] = static_cast<std::uint32_t>(entries_.size());
+      }
+    }
+  }
+}
+
+const Value* DictObject::find(const Value& key) const noexcept {
+  if (key.is_string()) return find(std::string_view(key.str()));
+  if (index_.empty()) {
+    for (auto& e : entries_)
+      if (e.first.equals(key)) return &e.second;
+    return nullptr;
+  }
+  if (!key.hashable()) return nullptr;
+  std::size_t cap = index_.size();
+  for (std::size_t h = key.hash() & (cap - 1); index_[h]; h = (h + 1) & (cap - 1)) {
+    auto& e = entries_[index_[h] - 1];
+    if (e.first.equals(key)) return &e.second;
+  }
+  return nullptr;
+}
+
+const Value* DictObject::find(std::string_view key) const noexcept {
+  if (index_.empty()) {
+    for (auto& e : entries_)
+      if (e.first.is_string() && e.first.str() == key) return &e.second;
+    return nullptr;
+  }
+  std::size_t cap = index_.size();
+  for (std::size_t h = std::hash<std::string_view>()(key) & (cap - 1); index_[h]; h = (h + 1) & (cap - 1)) {
+    auto& e = entries_[index_[h] - 1];
+    if (e.first.is_string() && e.first.str() == key) return &e.second;
+  }
+  return nullptr;
+}
+
+bool Value::truthy() const noexcept {
+  switch (type_) {
+    case Type::Undefined:
+    case Type::None:
+      return false;
+    case Type::Bool:
+    case Type::Int:
+      return u_.i != 0;
+    case Type::Float:
+      return u_.f != 0.0;
+    case Type::String:
+      return !str().empty();
+    case Type::List:
+      return !items().empty();
+    case Type::Dict:
+      return dict().size() != 0;
+    case Type::Object:
+      return true;
+  }
+  return true;
+}
+
+std::string Value::to_str() const {
+  if (type_ == Type::String) return str();
+  std::string s;
+  append_str(s);
+  return s;
+}
+
+void Value::append_str(std::string& out) const {
+  switch (type_) {
+    case Type::Undefined:
+      return;
+    case Type::String:
+      out += str();
+      return;
+    default:
+      append_repr(out);
+  }
+}
+
+void append_float_repr(std::string& out, double d) {
+  if (std::isnan(d)) {
+    out += "nan";
+    return;
+  }
+  if (std::isinf(d)) {
+    out += d < 0 ? "-inf" : "inf";
+    return;
+  }
+  char buf[64];
+  auto r = std::to_chars(buf, buf + sizeof buf, d, std::chars_format::scientific);
+  std::string_view sci(buf, static_cast<std::size_t>(r.ptr - buf));
+  // sci is [-]D[.DDD]e[+-]XX
+  bool negative = sci[0] == '-';
+  if (negative) sci.remove_prefix(1);
+  std::size_t e = sci.find('e');
+  std::string digits;
+  digits += sci[0];
+  if (sci[1] == '.') digits.append(sci.substr(2, e - 2));
+  int exponent = 0;
+  std::from_chars(sci.data() + e + (sci[e + 1] == '+' ? 2 : 1), sci.data() + sci.size(), exponent);
+  if (negative) out += '-';
+  if (exponent >= -5 + 1 && exponent < 16) {
+    if (exponent < 0) {
+      out += "0.";
+      out.append(static_cast<std::size_t>(-exponent - 1), '0');
+      out += digits;
+    } else if (static_cast<int>(digits.size()) <= exponent + 1) {
+      out += digits;
+      out.append(static_cast<std::size_t>(exponent + 1) - digits.size(), '0');
+      out += ".0";
+    } else {
+      out.append(digits, 0, static_cast<std::size_t>(exponent) + 1);
+      out += '.';
+      out.append(digits, static_cast<std::size_t>(exponent) + 1);
+    }
+  } else {
+    out += digits[0];
+    if (digits.size() > 1) {
+      out += '.';
+      out.append(digits, 1);
+    }
+    out += 'e';
+    out += exponent < 0 ? '-' : '+';
+    int a = exponent < 0 ? -exponent : exponent;
+    if (a < 10) out += '0';
+    out += std::to_string(a);
+  }
+}
+
+void append_string_repr(std::string& out, std::string_view s) {
+  bool has_single = s.find('\'') != std::string_view::npos;
+  bool has_double = s.find('"') != std::string_view::npos;
+  char quote = has_single && !has_double ? '"' : '\'';
+  out += quote;
+  std::size_t i = 0;
+  while (i < s.size()) {
+    unsigned char c = static_cast<unsigned char>(s[i]);
+    if (c < 0x80) {
+      ++i;
+      if (c == '\\') {
+        out += "\\\\";
+      } else if (c == static_cast<unsigned char>(quote)) {
+        out += '\\';
+        out += static_cast<char>(c);
+      } else if (c == '\n') {
+        out += "\\n";
+      } else if (c == '\r') {
+        out += "\\r";
+      } else if (c == '\t') {
+        out += "\\t";
+      } else if (c < 0x20 || c == 0x7f) {
+        char buf[8];
+        std::snprintf(buf, sizeof buf, "\\x%02x", c);
+        out += buf;
+      } else {
+        out += static_cast<char>(c);
+      }
+      continue;
+    }
+    std::size_t start = i;
+    char32_t cp = decode_utf8(s, i);
+    if (is_printable(cp)) {
+      out.append(s.substr(start, i - start));
+    } else {
+      char buf[16];
+      if (cp <= 0xff)
+        std::snprintf(buf, sizeof buf, "\\x%02x", static_cast<unsigned>(cp));
+      else if (cp <= 0xffff)
+        std::snprintf(buf, sizeof buf, "\\u%04x", static_cast<unsigned>(cp));
+      else
+        std::snprintf(buf, sizeof buf, "\\U%08x", static_cast<unsigned>(cp));
+      out += buf;
+    }
+  }
+  out += quote;
+}
+
+void Value::append_repr(std::string& out) const {
+  switch (type_) {
+    case Type::Undefined:
+      out += "Undefined";
+      return;
+    case Type::None:
+      out += "None";
+      return;
+    case Type::Bool:
+      out += u_.i ? "True" : "False";
+      return;
+    case Type::Int: {
+      char buf[24];
+      auto r = std::to_chars(buf, buf + sizeof buf, u_.i);
+      out.append(buf, r.ptr);
+      return;
+    }
+    case Type::Float:
+      append_float_repr(out, u_.f);
+      return;
+    case Type::String:
+      if (is_markup()) {
+        out += "Markup(";
+        append_string_repr(out, str());
+        out += ')';
+      } else {
+        append_string_repr(out, str());
+      }
+      return;
+    case Type::List: {
+      bool t = is_tuple();
+      out += t ? '(' : '[';
+      bool first = true;
+      for (auto& v : items()) {
+        if (!first) out += ", ";
+        first = false;
+        v.append_repr(out);
+      }
+      if (t && items().size() == 1) out += ',';
+      out += t ? ')' : ']';
+      return;
+    }
+    case Type::Dict: {
+      out += '{';
+      bool first = true;
+      for (auto& [k, v] : dict().entries()) {
+        if (!first) out += ", ";
+        first = false;
+        k.append_repr(out);
+        out += ": ";
+        v.append_repr(out);
+      }
+      out += '}';
+      return;
+    }
+    case Type::Object:
+      switch (box_of(*this)->kind) {
+        case ObjectKind::Function:
+          out += "<built-in function>";
+          return;
+        case ObjectKind::Macro:
+          out += "<Macro ";
+          append_string_repr(out, static_cast<const MacroObject*>(object())->def->name);
+          out += '>';
+          return;
+        case ObjectKind::Namespace: {
+          out += "<Namespace {";
+          bool first = true;
+          for (auto& [k, v] : static_cast<const NamespaceObject*>(object())->attrs) {
+            if (!first) out += ", ";
+            first = false;
+            append_string_repr(out, k);
+            out += ": ";
+            v.append_repr(out);
+          }
+          out += "}>";
+          return;
+        }
+        case ObjectKind::Loop: {
+          auto* loop = static_cast<const LoopObject*>(object());
+          out += "<LoopContext " + std::to_string(loop->index0 + 1) + "/" + std::to_string(loop->items.size()) + ">";
+          return;
+        }
+        case ObjectKind::Cycler:
+          out += "<Cycler>";
+          return;
+        case ObjectKind::Joiner:
+          out += "<Joiner>";
+          return;
+      }
+  }
+}
+
+bool Value::equals(const Value& o) const noexcept {
+  if (is_number() && o.is_number()) {
+    if (type_ == Type::Float || o.type_ == Type::Float) return as_number() == o.as_number();
+    return u_.i == o.u_.i;
+  }
+  if (type_ != o.type_) return false;
+  switch (type_) {
+    case Type::Undefined:
+    case Type::None:
+      return true;
+    case Type::String:
+      return u_.ptr == o.u_.ptr || str() == o.str();
+    case Type::List: {
+      if (is_tuple() != o.is_tuple()) return false;
+      auto& a = items();
+      auto& b = o.items();
+      if (a.size() != b.size()) return false;
+      for (std::size_t i = 0; i < a.size(); ++i)
+        if (!a[i].equals(b[i])) return false;
+      return true;
+    }
+    case Type::Dict: {
+      if (dict().size() != o.dict().size()) return false;
+      for (auto& [k, v] : dict().entries()) {
+        const Value* w = o.dict().find(k);
+        if (!w || !v.equals(*w)) return false;
+      }
+      return true;
+    }
+    default:
+      return u_.ptr == o.u_.ptr;
+  }
+}
+
+bool Value::hashable() const noexcept {
+  if (type_ == Type::Dict) return false;
+  if (type_ == Type::List) {
+    if (!is_tuple()) return false;
+    for (auto& v : items())
+      if (!v.hashable()) return false;
+  }
+  return true;
+}
+
+std::size_t Value::hash() const noexcept {
+  switch (type_) {
+    case Type::Bool:
+    case Type::Int:
+      return std::hash<std::int64_t>()(u_.i);
+    case Type::Float: {
+      double f = u_.f;
+      if (std::floor(f) == f && std::fabs(f) < 9.2e18) return std::hash<std::int64_t>()(static_cast<std::int64_t>(f));
+      return std::hash<double>()(f);
+    }
+    case Type::String:
+      return std::hash<std::string_view>()(str());
+    case Type::List: {
+      std::size_t h = 0x345678;
+      for (auto& v : items()) h = h * 1000003 ^ v.hash();
+      return h;
+    }
+    default:
+      return std::hash<const void*>()(u_.ptr);
+  }
+}
+
+const char* Value::type_name() const noexcept {
+  switch (type_) {
+    case Type::Undefined:
+      return "Undefined";
+    case Type::None:
+      return "NoneType";
+    case Type::Bool:
+      return "bool";
+    case Type::Int:
+      return "int";
+    case Type::Float:
+      return "float";
+    case Type::String:
+      return is_markup() ? "Markup" : "str";
+    case Type::List:
+      return is_tuple() ? "tuple" : "list";
+    case Type::Dict:
+      return "dict";
+    case Type::Object:
+      switch (box_of(*this)->kind) {
+        case ObjectKind::Function:
+          return "builtin_function_or_method";
+        case ObjectKind::Macro:
+          return "Macro";
+        case ObjectKind::Namespace:
+          return "Namespace";
+        case ObjectKind::Loop:
+          return "LoopContext";
+        case ObjectKind::Cycler:
+          return "Cycler";
+        case ObjectKind::Joiner:
+          return "Joiner";
+      }
+  }
+  return "object";
+}
+
+}  // namespace textedge::detail::jinja

@@ -1,0 +1,230 @@
+// Template values with Python semantics (what Jinja2 templates see): none, undefined, bool, int
+// (int64), float, str (UTF-8), list/tuple, dict (insertion-ordered), and the callables and objects a
+// render creates (macros, namespaces, loop objects, cyclers, joiners, bound methods).
+//
+// A Value is 16 bytes: a type tag and a scalar or an intrusively counted pointer to immutable shared
+// storage, so copying a list or a context dict never copies its elements.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace textedge::detail::jinja {
+
+enum class Type : std::uint8_t {
+  Undefined,
+  None,
+  Bool,
+  Int,
+  Float,
+  String,
+  List,  // also tuples (ListObject::tuple)
+  Dict,
+  Object,  // callables, namespaces, loops, cyclers, joiners (see ObjectKind)
+};
+
+// Base of everything a Value points to.
+class Object {
+ public:
+  virtual ~Object() = default;
+  void retain() const noexcept { refs_.fetch_add(1, std::memory_order_relaxed); }
+  void release() const noexcept {
+    if (refs_.fetch_sub(1, std::memory_order_acq_rel) == 1) delete this;
+  }
+  bool shared() const noexcept { return refs_.load(std::memory_order_relaxed) > 1; }
+
+ private:
+  mutable std::atomic<std::uint32_t> refs_{0};
+};
+
+class Value;
+class StringObject;
+class ListObject;
+class DictObject;
+class CallableObject;
+
+class Value {
+ public:
+  Value() noexcept : type_(Type::Undefined) { u_.ptr = nullptr; }
+  static Value undefined(const std::string* name = nullptr) noexcept {
+    Value v;
+    v.u_.name = name;
+    return v;
+  }
+  // An undefined that raises `message` as a SecurityError when called (an unsafe attribute).
+  static Value unsafe(std::string message);
+  static Value none() noexcept {
+    Value v;
+    v.type_ = Type::None;
+    return v;
+  }
+  Value(bool b) noexcept : type_(Type::Bool) { u_.i = b; }
+  Value(std::int64_t i) noexcept : type_(Type::Int) { u_.i = i; }
+  Value(int i) noexcept : type_(Type::Int) { u_.i = i; }
+  Value(double f) noexcept : type_(Type::Float) { u_.f = f; }
+  Value(std::string s);
+  Value(std::string_view s) : Value(std::string(s)) {}
+  Value(const char* s) : Value(std::string(s)) {}
+  static Value markup(std::string s);  // a string marked safe (Markup): escape leaves it alone
+  static Value list(std::vector<Value> items, bool tuple = false);
+  static Value dict(std::vector<std::pair<Value, Value>> items);  // later duplicates replace earlier
+  Value(Type object_type, const Object* object) noexcept : type_(object_type) {
+    u_.ptr = object;
+    if (object) object->retain();
+  }
+
+  Value(const Value& o) noexcept : type_(o.type_), unsafe_(o.unsafe_), u_(o.u_) {
+    if (is_counted()) u_.ptr->retain();
+  }
+  Value(Value&& o) noexcept : type_(o.type_), unsafe_(o.unsafe_), u_(o.u_) {
+    o.type_ = Type::None;
+    o.unsafe_ = false;
+  }
+  Value& operator=(const Value& o) noexcept {
+    if (this != &o) {
+      if (o.is_counted()) o.u_.ptr->retain();
+      reset();
+      type_ = o.type_;
+      unsafe_ = o.unsafe_;
+      u_ = o.u_;
+    }
+    return *this;
+  }
+  Value& operator=(Value&& o) noexcept {
+    if (this != &o) {
+      reset();
+      type_ = o.type_;
+      unsafe_ = o.unsafe_;
+      u_ = o.u_;
+      o.type_ = Type::None;
+      o.unsafe_ = false;
+    }
+    return *this;
+  }
+  ~Value() { reset(); }
+
+  Type type() const noexcept { return type_; }
+  bool is_undefined() const noexcept { return type_ == Type::Undefined; }
+  bool is_none() const noexcept { return type_ == Type::None; }
+  bool is_bool() const noexcept { return type_ == Type::Bool; }
+  bool is_int() const noexcept { return type_ == Type::Int; }  // not bool
+  bool is_float() const noexcept { return type_ == Type::Float; }
+  bool is_number() const noexcept { return type_ == Type::Int || type_ == Type::Float || type_ == Type::Bool; }
+  bool is_integral() const noexcept { return type_ == Type::Int || type_ == Type::Bool; }  // Python int incl. bool
+  bool is_string() const noexcept { return type_ == Type::String; }
+  bool is_list() const noexcept { return type_ == Type::List; }
+  bool is_tuple() const noexcept;
+  bool is_dict() const noexcept { return type_ == Type::Dict; }
+  bool is_object() const noexcept { return type_ == Type::Object; }
+  bool is_markup() const noexcept;
+
+  bool as_bool() const noexcept { return u_.i != 0; }
+  std::int64_t as_int() const noexcept { return u_.i; }  // Int or Bool
+  double as_float() const noexcept { return u_.f; }
+  double as_number() const noexcept { return type_ == Type::Float ? u_.f : static_cast<double>(u_.i); }
+  const std::string& str() const noexcept;  // String only
+  const ListObject& list() const noexcept { return *reinterpret_cast<const ListObject*>(u_.ptr); }
+  const std::vector<Value>& items() const noexcept;  // List only
+  const DictObject& dict() const noexcept { return *reinterpret_cast<const DictObject*>(u_.ptr); }
+  const Object* object() const noexcept { return u_.ptr; }
+  const std::string* undefined_name() const noexcept { return type_ == Type::Undefined && !unsafe_ ? u_.name : nullptr; }
+  const std::string* unsafe_message() const noexcept;  // non-null for an unsafe attribute's undefined
+
+  // Python truthiness.
+  bool truthy() const noexcept;
+  // Python str() and repr().
+  std::string to_str() const;
+  void append_str(std::string& out) const;
+  void append_repr(std::string& out) const;
+  std::string repr() const {
+    std::string s;
+    append_repr(s);
+    return s;
+  }
+  // Python ==.
+  bool equals(const Value& o) const noexcept;
+  // Python hash for dict keys (consistent with equals for hashable values).
+  std::size_t hash() const noexcept;
+  bool hashable() const noexcept;
+  // The Python type name used in error messages ('str', 'int', 'dict', ...).
+  const char* type_name() const noexcept;
+
+ private:
+  bool is_counted() const noexcept {
+    return (type_ >= Type::String || (type_ == Type::Undefined && unsafe_)) && u_.ptr != nullptr;
+  }
+  void reset() noexcept {
+    if (is_counted()) u_.ptr->release();
+  }
+  Type type_;
+  bool unsafe_ = false;
+  union {
+    bool b;
+    std::int64_t i;
+    double f;
+    const Object* ptr;
+    const std::string* name;
+  } u_;
+};
+
+class StringObject final : public Object {
+ public:
+  StringObject(std::string s, bool markup) : value(std::move(s)), markup(markup) {}
+  std::string value;
+  bool markup;
+};
+
+class ListObject final : public Object {
+ public:
+  ListObject(std::vector<Value> v, bool t) : items(std::move(v)), tuple(t) {}
+  std::vector<Value> items;
+  bool tuple;
+  bool group = false;  // a groupby result: .grouper and .list name the two items
+};
+
+// Insertion-ordered; lookups scan small dicts and use a hash index for larger ones.
+class DictObject final : public Object {
+ public:
+  explicit DictObject(std::vector<std::pair<Value, Value>> entries);
+  const Value* find(const Value& key) const noexcept;
+  const Value* find(std::string_view key) const noexcept;
+  const std::vector<std::pair<Value, Value>>& entries() const noexcept { return entries_; }
+  std::size_t size() const noexcept { return entries_.size(); }
+
+ private:
+  std::vector<std::pair<Value, Value>> entries_;
+  std::vector<std::uint32_t> index_;  // open addressing, entry index + 1; empty when small
+};
+
+inline bool Value::is_tuple() const noexcept { return type_ == Type::List && list().tuple; }
+inline const std::vector<Value>& Value::items() const noexcept { return list().items; }
+inline const std::string& Value::str() const noexcept { return static_cast<const StringObject*>(u_.ptr)->value; }
+inline bool Value::is_markup() const noexcept {
+  return type_ == Type::String && static_cast<const StringObject*>(u_.ptr)->markup;
+}
+
+// Type::Object payloads.
+enum class ObjectKind : std::uint8_t { Function, Macro, Namespace, Loop, Cycler, Joiner };
+class BoxObject : public Object {
+ public:
+  explicit BoxObject(ObjectKind k) : kind(k) {}
+  const ObjectKind kind;
+};
+inline const BoxObject* box_of(const Value& v) noexcept {
+  return v.is_object() ? static_cast<const BoxObject*>(v.object()) : nullptr;
+}
+
+// Python's repr of a float (shortest round-trip: 1.0, 0.1, 1e-05, 1e+16, inf, nan).
+void append_float_repr(std::string& out, double d);
+// Python's repr of a str (quote choice and escapes as Python does).
+void append_string_repr(std::string& out, std::string_view s);
+
+// Number of code points in UTF-8 text.
+std::size_t utf8_length(std::string_view s) noexcept;
+bool is_ascii(std::string_view s) noexcept;
+
+}  // namespace textedge::detail::jinja
