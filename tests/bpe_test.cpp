@@ -38,12 +38,15 @@ TEST(Bpe, ScanAndHeapAgreeByteLevel) { check_strategies_agree("qwen3", true); }
 
 // Long SentencePiece words are encoded piece by piece, split before U+2581; the result must be
 // the one of merging the whole word (Gemma 3 has a merge across such a boundary: ">" + "▁</").
+// Llama 2 words are also cut around characters without a token ("\n", "\t", some CJK and
+// Burmese), which become byte tokens that no merge uses.
 TEST(Bpe, SplittingBeforeMetaspaceChangesNothing) {
   for (const char* name : {"gemma3", "llama2"}) {
     JsonDocument doc = JsonDocument::load(model_path(name) + "/tokenizer.json");
     BpeModel model = BpeModel::from_json(doc.root().get("model"), false);
     static const std::vector<std::string> pieces = {"\xE2\x96\x81", "\xE2\x96\x81", ">", "</", "b", "the", "\xE2\x96\x81</", "a",
-                                                    "\xF0\x9F\x99\x82", "\xEA\xB0\x80", "\xF3\xA0\x80\x81", "\n", "<", "0"};
+                                                    "\xF0\x9F\x99\x82", "\xEA\xB0\x80", "\xF3\xA0\x80\x81", "\n", "<", "0",
+                                                    "\t", "\xE8\xAA\x9E", "\xE3\x80\x82", "\xE1\x80\x80", "\n\n"};
     std::mt19937 rng(3);
     for (int i = 0; i < 2000; ++i) {
       std::string word;

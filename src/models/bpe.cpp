@@ -229,7 +229,30 @@ BpeModel BpeModel::from_json(const Json& model, bool byte_level) {
     m.merges_.insert(resolved[rank].left, resolved[rank].right, {static_cast<std::uint32_t>(rank), resolved[rank].merged});
   m.split_before_metaspace_ = !byte_level && !m.ignore_merges_ && m.continuing_subword_prefix_.empty() &&
                               m.end_of_word_suffix_.empty() && m.json_vocab_.find(kMetaspace).has_value();
+  m.find_inert_fallback();
   return m;
+}
+
+void BpeModel::find_inert_fallback() {
+  inert_fallback_ = false;
+  for (int b = 0; b < 256; ++b) lead_kind_[b] = b < 0x80 ? 0 : 2;
+  if (!split_before_metaspace_ || !byte_fallback_ || bmp_ids_.empty()) return;
+  for (std::int64_t id : byte_fallback_ids_)
+    if (id < 0) return;
+  // A merge with a byte token on its left (right) makes a token longer than six characters
+  // that starts (ends) with "<0xHH>": when the vocabulary has none, no merge uses byte tokens.
+  auto is_byte_token = [](std::string_view t) {
+    auto hex = [](char c) { return (c >= '0' && c <= '9') || (c >= 'A' && c <= 'F') || (c >= 'a' && c <= 'f'); };
+    return t.size() == 6 && t.substr(0, 3) == "<0x" && hex(t[3]) && hex(t[4]) && t[5] == '>';
+  };
+  for (std::size_t id = 0; id < tokens_.size(); ++id) {
+    if (!has_token_[id]) continue;
+    std::string_view t = tokens_[id];
+    if (t.empty()) return;
+    if (t.size() > 6 && (is_byte_token(t.substr(0, 6)) || is_byte_token(t.substr(t.size() - 6)))) return;
+  }
+  inert_fallback_ = true;
+  for (int b = 0; b < 0x80; ++b) lead_kind_[b] = bmp_ids_[b] < 0 ? 1 : 0;
 }
 
 std::optional<TokenId> BpeModel::token_to_id(std::string_view token) const { return json_vocab_.find(token); }
@@ -404,13 +427,36 @@ void BpeModel::encode_word(std::string_view word, std::vector<TokenId>& out) con
     encode_segment(word, out);
     return;
   }
-  std::size_t start = 0;
-  for (std::size_t p = word.find(kMetaspace, 1); p != std::string_view::npos; p = word.find(kMetaspace, p + 3)) {
-    std::size_t before_start;
-    if (p > start && may_split_after(last_code_point(word, p, before_start))) {
-      encode_segment(word.substr(start, p - start), out);
-      start = p;
+  // Cut before a U+2581 that may follow the character before it, and around runs of inert
+  // characters. Runs of U+2581 stay whole (merges join them).
+  std::size_t start = 0, p = 0;
+  bool prev_inert = false;
+  const std::size_t n = word.size();
+  while (p < n) {
+    // Performance note: most bytes are plain ASCII, skipped by this loop alone.
+    while (p < n && lead_kind_[static_cast<unsigned char>(word[p])] == 0) { ++p; prev_inert = false; }
+    if (p == n) break;
+    std::size_t at = p;
+    bool inert;
+    char32_t c;
+    if (lead_kind_[static_cast<unsigned char>(word[p])] == 1) {
+      c = static_cast<unsigned char>(word[p++]);
+      inert = true;
+    } else {
+      c = next_code_point(word, p);
+      inert = inert_fallback_ && c < 0x10000 && bmp_ids_[c] < 0;
     }
+    if (at > start && inert != prev_inert) {
+      encode_segment(word.substr(start, at - start), out);
+      start = at;
+    } else if (c == 0x2581 && at > start) {
+      std::size_t before_start;
+      if (may_split_after(last_code_point(word, at, before_start))) {
+        encode_segment(word.substr(start, at - start), out);
+        start = at;
+      }
+    }
+    prev_inert = inert;
   }
   encode_segment(word.substr(start), out);
 }

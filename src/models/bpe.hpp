@@ -68,6 +68,13 @@ class BpeModel {
   // listed in no_split_after_ (Gemma 3 merges ">" with "▁</").
   bool split_before_metaspace_ = false;
   std::vector<char32_t> no_split_after_;
+  // Byte-fallback tokens are never a side of a merge (and every byte has one), so a BMP
+  // character without a token of its own ("\n" in Llama 2, CJK characters it lacks) is inert:
+  // no merge crosses either side of it, and words are also split around runs of such characters.
+  bool inert_fallback_ = false;
+  // First byte of a character -> 0: ASCII, not inert; 1: ASCII, inert; 2: longer character.
+  std::uint8_t lead_kind_[256] = {};
+  void find_inert_fallback();
   std::string continuing_subword_prefix_;
   std::string end_of_word_suffix_;
 
