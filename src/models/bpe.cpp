@@ -9,6 +9,7 @@
 #include "../byte_level.hpp"
 #include "../parallel.hpp"
 #include "../utf8.hpp"
+#include "merge_queue.hpp"
 
 namespace textedge::detail {
 
@@ -225,6 +226,7 @@ BpeModel BpeModel::from_json(const Json& model, bool byte_level) {
         m.no_split_after_.push_back(c);
   }
   m.merges_.reserve(entries.size());
+  m.rank_count_ = static_cast<std::uint32_t>(entries.size());
   for (std::size_t rank = 0; rank < resolved.size(); ++rank)
     m.merges_.insert(resolved[rank].left, resolved[rank].right, {static_cast<std::uint32_t>(rank), resolved[rank].merged});
   m.split_before_metaspace_ = !byte_level && !m.ignore_merges_ && m.continuing_subword_prefix_.empty() &&
@@ -405,6 +407,55 @@ void BpeModel::merge_by_heap(std::vector<TokenId>& symbols) const {
   symbols.resize(out);
 }
 
+void BpeModel::merge_by_queue(std::vector<TokenId>& symbols) const {
+  const std::size_t n = symbols.size();
+  if (n < 2) return;
+  constexpr TokenId kDead = 0xFFFFFFFFu;  // no token has this id
+  // Symbol and links side by side: a merge at a far position then costs one cache miss.
+  struct Node {
+    TokenId symbol;
+    std::int32_t prev, next;
+  };
+  thread_local MergeQueue queue;
+  thread_local HugeVector<Node> nodes;
+  queue.start(rank_count_);
+  nodes.resize(n);
+  for (std::size_t i = 0; i < n; ++i)
+    nodes[i] = {symbols[i], static_cast<std::int32_t>(i) - 1, i + 1 < n ? static_cast<std::int32_t>(i + 1) : -1};
+  for (std::size_t i = 0; i + 1 < n; ++i) {
+    auto m = merges_.find(symbols[i], symbols[i + 1]);
+    if (m.rank != MergeMap::kNoRank) queue.push(m.rank, static_cast<std::uint32_t>(i), {symbols[i], symbols[i + 1], m.id});
+  }
+  std::uint32_t rank, pos;
+  while (queue.pop(rank, pos)) {
+    const MergeQueue::Pair pair = queue.pair(rank);
+    // Stale candidates: the symbol at pos or its right neighbour changed (or died) since.
+    Node& node = nodes[pos];
+    if (node.symbol != pair.left || node.next < 0) continue;
+    Node& right = nodes[node.next];
+    if (right.symbol != pair.right) continue;
+    node.symbol = pair.merged;
+    right.symbol = kDead;
+    std::int32_t after = right.next;
+    node.next = after;
+    if (after >= 0) nodes[after].prev = static_cast<std::int32_t>(pos);
+    if (node.prev >= 0) {
+      TokenId before = nodes[node.prev].symbol;
+      auto m = merges_.find(before, pair.merged);
+      if (m.rank != MergeMap::kNoRank) queue.push(m.rank, static_cast<std::uint32_t>(node.prev), {before, pair.merged, m.id});
+    }
+    if (after >= 0) {
+      TokenId next = nodes[after].symbol;
+      auto m = merges_.find(pair.merged, next);
+      if (m.rank != MergeMap::kNoRank) queue.push(m.rank, pos, {pair.merged, next, m.id});
+    }
+  }
+  std::size_t out = 0;
+  for (std::size_t i = 0; i < n; ++i)
+    if (nodes[i].symbol != kDead) symbols[out++] = nodes[i].symbol;
+  symbols.resize(out);
+}
+
 bool BpeModel::may_split_after(char32_t c) const {
   if (c == 0x2581) return false;
   if (std::find(no_split_after_.begin(), no_split_after_.end(), c) != no_split_after_.end()) return false;
@@ -475,7 +526,7 @@ void BpeModel::encode_segment(std::string_view word, std::vector<TokenId>& out) 
   thread_local std::vector<TokenId> symbols;
   initial_symbols(word, symbols);
   if (symbols.size() <= kScanLimit) merge_by_scan(symbols);
-  else merge_by_heap(symbols);
+  else merge_by_queue(symbols);
   out.insert(out.end(), symbols.begin(), symbols.end());
   if (slot && symbols.size() <= std::size(slot->ids)) {
     slot->hash = hash;
@@ -484,6 +535,13 @@ void BpeModel::encode_segment(std::string_view word, std::vector<TokenId>& out) 
     std::memcpy(slot->key, word.data(), word.size());
     std::copy(symbols.begin(), symbols.end(), slot->ids);
   }
+}
+
+void BpeModel::encode_word_with_queue(std::string_view word, std::vector<TokenId>& out) const {
+  std::vector<TokenId> symbols;
+  initial_symbols(word, symbols);
+  merge_by_queue(symbols);
+  out.insert(out.end(), symbols.begin(), symbols.end());
 }
 
 void BpeModel::encode_word_with_heap(std::string_view word, std::vector<TokenId>& out) const {

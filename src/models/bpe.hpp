@@ -42,7 +42,9 @@ class BpeModel {
   // Words with at most this many initial symbols use the quadratic scan; longer ones the
   // heap. Exposed so tests can check that both give the same result.
   static constexpr std::size_t kScanLimit = 128;
+  // The whole word (no cache, no splitting) by one strategy, for tests.
   void encode_word_with_heap(std::string_view word, std::vector<TokenId>& out) const;
+  void encode_word_with_queue(std::string_view word, std::vector<TokenId>& out) const;
 
  private:
   // Fills `symbols` with the initial symbols of `word` (characters or bytes; byte fallback;
@@ -52,7 +54,10 @@ class BpeModel {
   // SentencePiece texts arrive as one long word; see split_before_metaspace_.
   bool may_split_after(char32_t c) const;
   void merge_by_scan(std::vector<TokenId>& symbols) const;
+  // The reference strategy for tests: a binary heap, O(n log n).
   void merge_by_heap(std::vector<TokenId>& symbols) const;
+  // Long words: O(1) amortised per merge (see merge_queue.hpp).
+  void merge_by_queue(std::vector<TokenId>& symbols) const;
 
   // Identifies this model in the per-thread word caches.
   std::uint64_t cache_owner_ = 0;
@@ -81,6 +86,7 @@ class BpeModel {
   StringIdMap vocab_;          // model key (raw bytes when byte_level_, else UTF-8) -> id
   StringIdMap json_vocab_;     // token as in tokenizer.json -> id (only when byte_level_)
   MergeMap merges_;
+  std::uint32_t rank_count_ = 0;  // ranks are below this
   StringList tokens_;     // id -> token as in tokenizer.json
   std::vector<bool> has_token_;
   StringList raw_bytes_;  // byte-level only: id -> raw bytes
