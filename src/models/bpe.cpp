@@ -231,14 +231,17 @@ BpeModel BpeModel::from_json(const Json& model, bool byte_level) {
     m.merges_.insert(resolved[rank].left, resolved[rank].right, {static_cast<std::uint32_t>(rank), resolved[rank].merged});
   m.split_before_metaspace_ = !byte_level && !m.ignore_merges_ && m.continuing_subword_prefix_.empty() &&
                               m.end_of_word_suffix_.empty() && m.json_vocab_.find(kMetaspace).has_value();
-  m.find_inert_fallback();
+  m.prepare_word_splitting();
   return m;
 }
 
-void BpeModel::find_inert_fallback() {
+void BpeModel::prepare_word_splitting() {
   inert_fallback_ = false;
-  for (int b = 0; b < 256; ++b) lead_kind_[b] = b < 0x80 ? 0 : 2;
-  if (!split_before_metaspace_ || !byte_fallback_ || bmp_ids_.empty()) return;
+  if (!split_before_metaspace_) return;
+  for (int b = 0; b < 256; ++b) lead_kind_[b] = b < 0x80 ? kPlain : kLong;
+  for (char32_t c = 0; c < 0x80; ++c) split_after_ascii_[c] = may_split_after(c);
+  skip_by_words_ = true;
+  if (!byte_fallback_ || bmp_ids_.empty()) return;
   for (std::int64_t id : byte_fallback_ids_)
     if (id < 0) return;
   // A merge with a byte token on its left (right) makes a token longer than six characters
@@ -254,7 +257,11 @@ void BpeModel::find_inert_fallback() {
     if (t.size() > 6 && (is_byte_token(t.substr(0, 6)) || is_byte_token(t.substr(t.size() - 6)))) return;
   }
   inert_fallback_ = true;
-  for (int b = 0; b < 0x80; ++b) lead_kind_[b] = bmp_ids_[b] < 0 ? 1 : 0;
+  for (int b = 0; b < 0x80; ++b) {
+    if (bmp_ids_[b] >= 0) continue;
+    lead_kind_[b] = kInert;
+    if (b > ' ') skip_by_words_ = false;
+  }
 }
 
 std::optional<TokenId> BpeModel::token_to_id(std::string_view token) const { return json_vocab_.find(token); }
@@ -329,30 +336,60 @@ void BpeModel::initial_symbols(std::string_view word, std::vector<TokenId>& symb
 }
 
 // Performance note: most words are short (< 16 symbols), where a linear scan for the lowest
-// rank over a small array beats a heap (no allocation, no pointer chasing); tiktoken does the
-// same. Long words (1 MiB inputs without spaces) go to the heap so the worst case stays
-// O(n log n). Instruction counts (callgrind, 1 MB of build/corpus/bench.txt, llama2): raising
-// the scan limit from 48 to 128 symbols saved 2.4%, a limit of 16 or 24 cost more than it saved.
+// rank over a small array beats any queue (no allocation, no pointer chasing); tiktoken does
+// the same. Each pair is one int32 key, rank * kScanLimit + position, so the lowest key is
+// the lowest rank, leftmost first, and the scan is a plain vector minimum (4 keys per SSE2
+// instruction); merged symbols stay in place, linked, so a merge updates two keys and moves
+// nothing. Instruction counts (callgrind, 1 MB of build/corpus/bench.txt, llama2, merge-table
+// probes included): a compare-and-branch scan with two memmoves per merge cost 71M, this 58M;
+// the bucket queue (merge_queue.hpp) for words above 32 symbols cost 11M more than scanning.
 void BpeModel::merge_by_scan(std::vector<TokenId>& symbols) const {
-  std::size_t n = symbols.size();
+  const std::size_t n = symbols.size();
   if (n < 2) return;
-  MergeMap::Merge pairs[kScanLimit];
-  for (std::size_t i = 0; i + 1 < n; ++i) pairs[i] = merges_.find(symbols[i], symbols[i + 1]);
-  while (n > 1) {
-    std::size_t best = 0;
-    std::uint32_t best_rank = pairs[0].rank;
-    for (std::size_t i = 1; i + 1 < n; ++i)
-      if (pairs[i].rank < best_rank) { best_rank = pairs[i].rank; best = i; }
-    if (best_rank == MergeMap::kNoRank) break;
-    symbols[best] = pairs[best].id;
-    // Remove symbol best+1 and pair best+1.
-    for (std::size_t i = best + 1; i + 1 < n; ++i) symbols[i] = symbols[i + 1];
-    for (std::size_t i = best + 1; i + 2 < n; ++i) pairs[i] = pairs[i + 1];
-    --n;
-    if (best > 0) pairs[best - 1] = merges_.find(symbols[best - 1], symbols[best]);
-    if (best + 1 < n) pairs[best] = merges_.find(symbols[best], symbols[best + 1]);
+  using Keys = std::int32_t __attribute__((vector_size(16)));
+  constexpr std::int32_t kNone = INT32_MAX;
+  constexpr std::uint8_t kEnd = 0xFF;
+  alignas(16) std::int32_t keys[kScanLimit];  // the pair starting at symbol i (kNone: none)
+  TokenId merged[kScanLimit];
+  std::uint8_t next[kScanLimit], prev[kScanLimit];
+  auto set_pair = [&](std::size_t i, std::size_t j) {
+    auto m = merges_.find(symbols[i], symbols[j]);
+    keys[i] = m.rank == MergeMap::kNoRank ? kNone : static_cast<std::int32_t>(m.rank * kScanLimit + i);
+    merged[i] = m.id;
+  };
+  const std::size_t padded = (n - 1 + 3) & ~std::size_t{3};
+  for (std::size_t i = 0; i + 1 < n; ++i) {
+    set_pair(i, i + 1);
+    next[i] = static_cast<std::uint8_t>(i + 1);
+    prev[i + 1] = static_cast<std::uint8_t>(i);
   }
-  symbols.resize(n);
+  next[n - 1] = kEnd;
+  prev[0] = kEnd;
+  for (std::size_t i = n - 1; i < padded; ++i) keys[i] = kNone;
+  for (;;) {
+    Keys low = {kNone, kNone, kNone, kNone};
+    for (std::size_t i = 0; i < padded; i += 4) {
+      Keys k;
+      std::memcpy(&k, keys + i, sizeof k);
+      low = k < low ? k : low;
+    }
+    std::int32_t best = std::min(std::min(low[0], low[1]), std::min(low[2], low[3]));
+    if (best == kNone) break;
+    std::size_t i = static_cast<std::size_t>(best) % kScanLimit, right = next[i];
+    symbols[i] = merged[i];
+    keys[right] = kNone;
+    next[i] = next[right];
+    if (next[i] != kEnd) {
+      prev[next[i]] = static_cast<std::uint8_t>(i);
+      set_pair(i, next[i]);
+    } else {
+      keys[i] = kNone;
+    }
+    if (prev[i] != kEnd) set_pair(prev[i], i);
+  }
+  std::size_t out = 0;
+  for (std::size_t i = 0; i != kEnd; i = next[i]) symbols[out++] = symbols[i];
+  symbols.resize(out);
 }
 
 void BpeModel::merge_by_heap(std::vector<TokenId>& symbols) const {
@@ -480,33 +517,59 @@ void BpeModel::encode_word(std::string_view word, std::vector<TokenId>& out) con
   }
   // Cut before a U+2581 that may follow the character before it, and around runs of inert
   // characters. Runs of U+2581 stay whole (merges join them).
+  //
+  // Performance note: most bytes are plain ASCII, skipped 8 at a time; "▁" after an ASCII
+  // character is decided by one table look-up (callgrind, llama2, 1 MB of bench.txt: 22M
+  // instructions with a byte loop and a call per "▁", 15M now). Also cutting around
+  // "isolated" characters (a token, never next to a different character in any token: most
+  // CJK, Gemma 3's "\n") cost llama2 1.4% more and did not help Gemma 3, whose newlines are
+  // added tokens.
   std::size_t start = 0, p = 0;
   bool prev_inert = false;
   const std::size_t n = word.size();
+  const char* s = word.data();
+  auto cut = [&](std::size_t at) {
+    encode_segment(word.substr(start, at - start), out);
+    start = at;
+  };
   while (p < n) {
-    // Performance note: most bytes are plain ASCII, skipped by this loop alone.
-    while (p < n && lead_kind_[static_cast<unsigned char>(word[p])] == 0) { ++p; prev_inert = false; }
-    if (p == n) break;
-    std::size_t at = p;
-    bool inert;
-    char32_t c;
-    if (lead_kind_[static_cast<unsigned char>(word[p])] == 1) {
-      c = static_cast<unsigned char>(word[p++]);
-      inert = true;
-    } else {
-      c = next_code_point(word, p);
-      inert = inert_fallback_ && c < 0x10000 && bmp_ids_[c] < 0;
-    }
-    if (at > start && inert != prev_inert) {
-      encode_segment(word.substr(start, at - start), out);
-      start = at;
-    } else if (c == 0x2581 && at > start) {
-      std::size_t before_start;
-      if (may_split_after(last_code_point(word, at, before_start))) {
-        encode_segment(word.substr(start, at - start), out);
-        start = at;
+    std::size_t from = p;
+    if (skip_by_words_) {
+      constexpr std::uint64_t kOnes = 0x0101010101010101ULL, kHigh = 0x8080808080808080ULL;
+      for (; p + 8 <= n; p += 8) {
+        std::uint64_t w;
+        std::memcpy(&w, s + p, 8);
+        if ((w | ((w - kOnes * '!') & ~w)) & kHigh) break;  // a byte >= 0x80 or below '!'
       }
     }
+    while (p < n && lead_kind_[static_cast<unsigned char>(s[p])] == kPlain) ++p;
+    if (p != from) prev_inert = false;
+    if (p == n) break;
+    std::size_t at = p;
+    unsigned char lead = static_cast<unsigned char>(s[p]);
+    if (lead_kind_[lead] == kInert) {
+      ++p;
+      if (at > start && !prev_inert) cut(at);
+      prev_inert = true;
+      continue;
+    }
+    if (lead == 0xE2 && p + 2 < n && s[p + 1] == '\x96' && s[p + 2] == '\x81') {  // U+2581
+      p += 3;
+      if (at == start) {
+      } else if (prev_inert) {
+        cut(at);
+      } else if (unsigned char before = static_cast<unsigned char>(s[at - 1]); before < 0x80) {
+        if (split_after_ascii_[before]) cut(at);
+      } else {
+        std::size_t before_start;
+        if (may_split_after(last_code_point(word, at, before_start))) cut(at);
+      }
+      prev_inert = false;
+      continue;
+    }
+    char32_t c = next_code_point(word, p);
+    bool inert = inert_fallback_ && c < 0x10000 && bmp_ids_[c] < 0;
+    if (at > start && inert != prev_inert) cut(at);
     prev_inert = inert;
   }
   encode_segment(word.substr(start), out);
@@ -525,7 +588,7 @@ void BpeModel::encode_segment(std::string_view word, std::vector<TokenId>& out) 
   }
   thread_local std::vector<TokenId> symbols;
   initial_symbols(word, symbols);
-  if (symbols.size() <= kScanLimit) merge_by_scan(symbols);
+  if (symbols.size() <= kScanLimit && rank_count_ <= kScanRankLimit) merge_by_scan(symbols);
   else merge_by_queue(symbols);
   out.insert(out.end(), symbols.begin(), symbols.end());
   if (slot && symbols.size() <= std::size(slot->ids)) {

@@ -42,6 +42,8 @@ class BpeModel {
   // Words with at most this many initial symbols use the quadratic scan; longer ones the
   // heap. Exposed so tests can check that both give the same result.
   static constexpr std::size_t kScanLimit = 128;
+  // The scan packs rank * kScanLimit + position into an int32.
+  static constexpr std::size_t kScanRankLimit = 0x7FFFFFFF / kScanLimit;
   // The whole word (no cache, no splitting) by one strategy, for tests.
   void encode_word_with_heap(std::string_view word, std::vector<TokenId>& out) const;
   void encode_word_with_queue(std::string_view word, std::vector<TokenId>& out) const;
@@ -75,11 +77,14 @@ class BpeModel {
   std::vector<char32_t> no_split_after_;
   // Byte-fallback tokens are never a side of a merge (and every byte has one), so a BMP
   // character without a token of its own ("\n" in Llama 2, CJK characters it lacks) is inert:
-  // no merge crosses either side of it, and words are also split around runs of such characters.
+  // no merge crosses either side of it, and words are also cut around runs of such characters.
   bool inert_fallback_ = false;
-  // First byte of a character -> 0: ASCII, not inert; 1: ASCII, inert; 2: longer character.
+  // First byte of a character -> kPlain (ASCII, not inert), kInert (ASCII, inert) or kLong.
+  enum : std::uint8_t { kPlain, kInert, kLong };
   std::uint8_t lead_kind_[256] = {};
-  void find_inert_fallback();
+  bool split_after_ascii_[128] = {};  // may_split_after for ASCII characters
+  bool skip_by_words_ = false;        // every ASCII character that is not kPlain is below '!'
+  void prepare_word_splitting();
   std::string continuing_subword_prefix_;
   std::string end_of_word_suffix_;
 
