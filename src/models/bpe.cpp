@@ -336,60 +336,32 @@ void BpeModel::initial_symbols(std::string_view word, std::vector<TokenId>& symb
 }
 
 // Performance note: most words are short (< 16 symbols), where a linear scan for the lowest
-// rank over a small array beats any queue (no allocation, no pointer chasing); tiktoken does
-// the same. Each pair is one int32 key, rank * kScanLimit + position, so the lowest key is
-// the lowest rank, leftmost first, and the scan is a plain vector minimum (4 keys per SSE2
-// instruction); merged symbols stay in place, linked, so a merge updates two keys and moves
-// nothing. Instruction counts (callgrind, 1 MB of build/corpus/bench.txt, llama2, merge-table
-// probes included): a compare-and-branch scan with two memmoves per merge cost 71M, this 58M;
-// the bucket queue (merge_queue.hpp) for words above 32 symbols cost 11M more than scanning.
+// rank over a small array beats a heap (no allocation, no pointer chasing); tiktoken does the
+// same. Instruction counts (callgrind, 1 MB of build/corpus/bench.txt, llama2): raising the
+// scan limit from 48 to 128 symbols saved 2.4%, a limit of 16 or 24 cost more than it saved.
+// Rejected: one int32 key per pair (rank * 128 + position) with a vectorised minimum and
+// linked symbols instead of memmove: 18% fewer instructions in this function, but 10-15%
+// slower in thread CPU time on bench.txt chunks (llama2 and gemma3, three runs each).
 void BpeModel::merge_by_scan(std::vector<TokenId>& symbols) const {
-  const std::size_t n = symbols.size();
+  std::size_t n = symbols.size();
   if (n < 2) return;
-  using Keys = std::int32_t __attribute__((vector_size(16)));
-  constexpr std::int32_t kNone = INT32_MAX;
-  constexpr std::uint8_t kEnd = 0xFF;
-  alignas(16) std::int32_t keys[kScanLimit];  // the pair starting at symbol i (kNone: none)
-  TokenId merged[kScanLimit];
-  std::uint8_t next[kScanLimit], prev[kScanLimit];
-  auto set_pair = [&](std::size_t i, std::size_t j) {
-    auto m = merges_.find(symbols[i], symbols[j]);
-    keys[i] = m.rank == MergeMap::kNoRank ? kNone : static_cast<std::int32_t>(m.rank * kScanLimit + i);
-    merged[i] = m.id;
-  };
-  const std::size_t padded = (n - 1 + 3) & ~std::size_t{3};
-  for (std::size_t i = 0; i + 1 < n; ++i) {
-    set_pair(i, i + 1);
-    next[i] = static_cast<std::uint8_t>(i + 1);
-    prev[i + 1] = static_cast<std::uint8_t>(i);
+  MergeMap::Merge pairs[kScanLimit];
+  for (std::size_t i = 0; i + 1 < n; ++i) pairs[i] = merges_.find(symbols[i], symbols[i + 1]);
+  while (n > 1) {
+    std::size_t best = 0;
+    std::uint32_t best_rank = pairs[0].rank;
+    for (std::size_t i = 1; i + 1 < n; ++i)
+      if (pairs[i].rank < best_rank) { best_rank = pairs[i].rank; best = i; }
+    if (best_rank == MergeMap::kNoRank) break;
+    symbols[best] = pairs[best].id;
+    // Remove symbol best+1 and pair best+1.
+    for (std::size_t i = best + 1; i + 1 < n; ++i) symbols[i] = symbols[i + 1];
+    for (std::size_t i = best + 1; i + 2 < n; ++i) pairs[i] = pairs[i + 1];
+    --n;
+    if (best > 0) pairs[best - 1] = merges_.find(symbols[best - 1], symbols[best]);
+    if (best + 1 < n) pairs[best] = merges_.find(symbols[best], symbols[best + 1]);
   }
-  next[n - 1] = kEnd;
-  prev[0] = kEnd;
-  for (std::size_t i = n - 1; i < padded; ++i) keys[i] = kNone;
-  for (;;) {
-    Keys low = {kNone, kNone, kNone, kNone};
-    for (std::size_t i = 0; i < padded; i += 4) {
-      Keys k;
-      std::memcpy(&k, keys + i, sizeof k);
-      low = k < low ? k : low;
-    }
-    std::int32_t best = std::min(std::min(low[0], low[1]), std::min(low[2], low[3]));
-    if (best == kNone) break;
-    std::size_t i = static_cast<std::size_t>(best) % kScanLimit, right = next[i];
-    symbols[i] = merged[i];
-    keys[right] = kNone;
-    next[i] = next[right];
-    if (next[i] != kEnd) {
-      prev[next[i]] = static_cast<std::uint8_t>(i);
-      set_pair(i, next[i]);
-    } else {
-      keys[i] = kNone;
-    }
-    if (prev[i] != kEnd) set_pair(prev[i], i);
-  }
-  std::size_t out = 0;
-  for (std::size_t i = 0; i != kEnd; i = next[i]) symbols[out++] = symbols[i];
-  symbols.resize(out);
+  symbols.resize(n);
 }
 
 void BpeModel::merge_by_heap(std::vector<TokenId>& symbols) const {
@@ -588,7 +560,8 @@ void BpeModel::encode_segment(std::string_view word, std::vector<TokenId>& out) 
   }
   thread_local std::vector<TokenId> symbols;
   initial_symbols(word, symbols);
-  if (symbols.size() <= kScanLimit && rank_count_ <= kScanRankLimit) merge_by_scan(symbols);
+  if (symbols.size() <= kScanLimit) merge_by_scan(symbols);
+  else if (symbols.size() <= kHeapLimit) merge_by_heap(symbols);
   else merge_by_queue(symbols);
   out.insert(out.end(), symbols.begin(), symbols.end());
   if (slot && symbols.size() <= std::size(slot->ids)) {
