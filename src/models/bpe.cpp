@@ -10,6 +10,7 @@
 #include "../byte_level.hpp"
 #include "../parallel.hpp"
 #include "../utf8.hpp"
+#include "merge_queue.hpp"
 
 namespace textedge::detail {
 
@@ -256,6 +257,7 @@ BpeModel BpeModel::from_json(const Json& model, bool byte_level, const BpeLists*
   run_in_parallel(
       [&] {
         m.merges_.reserve(resolved.size());
+        m.rank_count_ = static_cast<std::uint32_t>(resolved.size());
         for (std::size_t rank = 0; rank < resolved.size(); ++rank) {
           if (rank + kAhead < resolved.size()) m.merges_.prefetch(resolved[rank + kAhead].left, resolved[rank + kAhead].right);
           m.merges_.insert(resolved[rank].left, resolved[rank].right, {static_cast<std::uint32_t>(rank), resolved[rank].merged});
@@ -291,7 +293,37 @@ BpeModel BpeModel::from_json(const Json& model, bool byte_level, const BpeLists*
         }
       });
   m.split_before_metaspace_ = track_metaspace && m.json_vocab_.find(kMetaspace).has_value();
+  m.prepare_word_splitting();
   return m;
+}
+
+void BpeModel::prepare_word_splitting() {
+  inert_fallback_ = false;
+  if (!split_before_metaspace_) return;
+  for (int b = 0; b < 256; ++b) lead_kind_[b] = b < 0x80 ? kPlain : kLong;
+  for (char32_t c = 0; c < 0x80; ++c) split_after_ascii_[c] = may_split_after(c);
+  skip_by_words_ = true;
+  if (!byte_fallback_ || bmp_ids_.empty()) return;
+  for (std::int64_t id : byte_fallback_ids_)
+    if (id < 0) return;
+  // A merge with a byte token on its left (right) makes a token longer than six characters
+  // that starts (ends) with "<0xHH>": when the vocabulary has none, no merge uses byte tokens.
+  auto is_byte_token = [](std::string_view t) {
+    auto hex = [](char c) { return (c >= '0' && c <= '9') || (c >= 'A' && c <= 'F') || (c >= 'a' && c <= 'f'); };
+    return t.size() == 6 && t.substr(0, 3) == "<0x" && hex(t[3]) && hex(t[4]) && t[5] == '>';
+  };
+  for (std::size_t id = 0; id < tokens_.size(); ++id) {
+    if (!has_token_[id]) continue;
+    std::string_view t = tokens_[id];
+    if (t.empty()) return;
+    if (t.size() > 6 && (is_byte_token(t.substr(0, 6)) || is_byte_token(t.substr(t.size() - 6)))) return;
+  }
+  inert_fallback_ = true;
+  for (int b = 0; b < 0x80; ++b) {
+    if (bmp_ids_[b] >= 0) continue;
+    lead_kind_[b] = kInert;
+    if (b > ' ') skip_by_words_ = false;
+  }
 }
 
 std::optional<TokenId> BpeModel::token_to_id(std::string_view token) const { return json_vocab_.find(token); }
@@ -367,9 +399,11 @@ void BpeModel::initial_symbols(std::string_view word, std::vector<TokenId>& symb
 
 // Performance note: most words are short (< 16 symbols), where a linear scan for the lowest
 // rank over a small array beats a heap (no allocation, no pointer chasing); tiktoken does the
-// same. Long words (1 MiB inputs without spaces) go to the heap so the worst case stays
-// O(n log n). Instruction counts (callgrind, 1 MB of build/corpus/bench.txt, llama2): raising
-// the scan limit from 48 to 128 symbols saved 2.4%, a limit of 16 or 24 cost more than it saved.
+// same. Instruction counts (callgrind, 1 MB of build/corpus/bench.txt, llama2): raising the
+// scan limit from 48 to 128 symbols saved 2.4%, a limit of 16 or 24 cost more than it saved.
+// Rejected: one int32 key per pair (rank * 128 + position) with a vectorised minimum and
+// linked symbols instead of memmove: 18% fewer instructions in this function, but 10-15%
+// slower in thread CPU time on bench.txt chunks (llama2 and gemma3, three runs each).
 void BpeModel::merge_by_scan(std::vector<TokenId>& symbols) const {
   std::size_t n = symbols.size();
   if (n < 2) return;
@@ -444,6 +478,55 @@ void BpeModel::merge_by_heap(std::vector<TokenId>& symbols) const {
   symbols.resize(out);
 }
 
+void BpeModel::merge_by_queue(std::vector<TokenId>& symbols) const {
+  const std::size_t n = symbols.size();
+  if (n < 2) return;
+  constexpr TokenId kDead = 0xFFFFFFFFu;  // no token has this id
+  // Symbol and links side by side: a merge at a far position then costs one cache miss.
+  struct Node {
+    TokenId symbol;
+    std::int32_t prev, next;
+  };
+  thread_local MergeQueue queue;
+  thread_local HugeVector<Node> nodes;
+  queue.start(rank_count_);
+  nodes.resize(n);
+  for (std::size_t i = 0; i < n; ++i)
+    nodes[i] = {symbols[i], static_cast<std::int32_t>(i) - 1, i + 1 < n ? static_cast<std::int32_t>(i + 1) : -1};
+  for (std::size_t i = 0; i + 1 < n; ++i) {
+    auto m = merges_.find(symbols[i], symbols[i + 1]);
+    if (m.rank != MergeMap::kNoRank) queue.push(m.rank, static_cast<std::uint32_t>(i), {symbols[i], symbols[i + 1], m.id});
+  }
+  std::uint32_t rank, pos;
+  while (queue.pop(rank, pos)) {
+    const MergeQueue::Pair pair = queue.pair(rank);
+    // Stale candidates: the symbol at pos or its right neighbour changed (or died) since.
+    Node& node = nodes[pos];
+    if (node.symbol != pair.left || node.next < 0) continue;
+    Node& right = nodes[node.next];
+    if (right.symbol != pair.right) continue;
+    node.symbol = pair.merged;
+    right.symbol = kDead;
+    std::int32_t after = right.next;
+    node.next = after;
+    if (after >= 0) nodes[after].prev = static_cast<std::int32_t>(pos);
+    if (node.prev >= 0) {
+      TokenId before = nodes[node.prev].symbol;
+      auto m = merges_.find(before, pair.merged);
+      if (m.rank != MergeMap::kNoRank) queue.push(m.rank, static_cast<std::uint32_t>(node.prev), {before, pair.merged, m.id});
+    }
+    if (after >= 0) {
+      TokenId next = nodes[after].symbol;
+      auto m = merges_.find(pair.merged, next);
+      if (m.rank != MergeMap::kNoRank) queue.push(m.rank, pos, {pair.merged, next, m.id});
+    }
+  }
+  std::size_t out = 0;
+  for (std::size_t i = 0; i < n; ++i)
+    if (nodes[i].symbol != kDead) symbols[out++] = nodes[i].symbol;
+  symbols.resize(out);
+}
+
 bool BpeModel::may_split_after(char32_t c) const {
   if (c == 0x2581) return false;
   if (std::find(no_split_after_.begin(), no_split_after_.end(), c) != no_split_after_.end()) return false;
@@ -466,13 +549,62 @@ void BpeModel::encode_word(std::string_view word, std::vector<TokenId>& out) con
     encode_segment(word, out);
     return;
   }
-  std::size_t start = 0;
-  for (std::size_t p = word.find(kMetaspace, 1); p != std::string_view::npos; p = word.find(kMetaspace, p + 3)) {
-    std::size_t before_start;
-    if (p > start && may_split_after(last_code_point(word, p, before_start))) {
-      encode_segment(word.substr(start, p - start), out);
-      start = p;
+  // Cut before a U+2581 that may follow the character before it, and around runs of inert
+  // characters. Runs of U+2581 stay whole (merges join them).
+  //
+  // Performance note: most bytes are plain ASCII, skipped 8 at a time; "▁" after an ASCII
+  // character is decided by one table look-up (callgrind, llama2, 1 MB of bench.txt: 22M
+  // instructions with a byte loop and a call per "▁", 15M now). Also cutting around
+  // "isolated" characters (a token, never next to a different character in any token: most
+  // CJK, Gemma 3's "\n") cost llama2 1.4% more and did not help Gemma 3, whose newlines are
+  // added tokens.
+  std::size_t start = 0, p = 0;
+  bool prev_inert = false;
+  const std::size_t n = word.size();
+  const char* s = word.data();
+  auto cut = [&](std::size_t at) {
+    encode_segment(word.substr(start, at - start), out);
+    start = at;
+  };
+  while (p < n) {
+    std::size_t from = p;
+    if (skip_by_words_) {
+      constexpr std::uint64_t kOnes = 0x0101010101010101ULL, kHigh = 0x8080808080808080ULL;
+      for (; p + 8 <= n; p += 8) {
+        std::uint64_t w;
+        std::memcpy(&w, s + p, 8);
+        if ((w | ((w - kOnes * '!') & ~w)) & kHigh) break;  // a byte >= 0x80 or below '!'
+      }
     }
+    while (p < n && lead_kind_[static_cast<unsigned char>(s[p])] == kPlain) ++p;
+    if (p != from) prev_inert = false;
+    if (p == n) break;
+    std::size_t at = p;
+    unsigned char lead = static_cast<unsigned char>(s[p]);
+    if (lead_kind_[lead] == kInert) {
+      ++p;
+      if (at > start && !prev_inert) cut(at);
+      prev_inert = true;
+      continue;
+    }
+    if (lead == 0xE2 && p + 2 < n && s[p + 1] == '\x96' && s[p + 2] == '\x81') {  // U+2581
+      p += 3;
+      if (at == start) {
+      } else if (prev_inert) {
+        cut(at);
+      } else if (unsigned char before = static_cast<unsigned char>(s[at - 1]); before < 0x80) {
+        if (split_after_ascii_[before]) cut(at);
+      } else {
+        std::size_t before_start;
+        if (may_split_after(last_code_point(word, at, before_start))) cut(at);
+      }
+      prev_inert = false;
+      continue;
+    }
+    char32_t c = next_code_point(word, p);
+    bool inert = inert_fallback_ && c < 0x10000 && bmp_ids_[c] < 0;
+    if (at > start && inert != prev_inert) cut(at);
+    prev_inert = inert;
   }
   encode_segment(word.substr(start), out);
 }
@@ -491,7 +623,8 @@ void BpeModel::encode_segment(std::string_view word, std::vector<TokenId>& out) 
   thread_local std::vector<TokenId> symbols;
   initial_symbols(word, symbols);
   if (symbols.size() <= kScanLimit) merge_by_scan(symbols);
-  else merge_by_heap(symbols);
+  else if (symbols.size() <= kHeapLimit) merge_by_heap(symbols);
+  else merge_by_queue(symbols);
   out.insert(out.end(), symbols.begin(), symbols.end());
   if (slot && symbols.size() <= std::size(slot->ids)) {
     slot->hash = hash;
@@ -500,6 +633,13 @@ void BpeModel::encode_segment(std::string_view word, std::vector<TokenId>& out) 
     std::memcpy(slot->key, word.data(), word.size());
     std::copy(symbols.begin(), symbols.end(), slot->ids);
   }
+}
+
+void BpeModel::encode_word_with_queue(std::string_view word, std::vector<TokenId>& out) const {
+  std::vector<TokenId> symbols;
+  initial_symbols(word, symbols);
+  merge_by_queue(symbols);
+  out.insert(out.end(), symbols.begin(), symbols.end());
 }
 
 void BpeModel::encode_word_with_heap(std::string_view word, std::vector<TokenId>& out) const {
