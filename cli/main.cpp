@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "json_out.hpp"
+#include "render_command.hpp"
 #include "schema_commands.hpp"
 #include "textedge/textedge.hpp"
 
@@ -40,6 +41,10 @@ constexpr const char* kUsage = R"(usage:
   textedge bench stream -m MODEL FILE
       one JSON line: MBps, tokens, seconds, load_ms, ... (stream: ns per token, 256-stream
       step, priming for 1k/32k/1M-token prompts)
+  textedge render (-m MODEL | --template FILE) [--request FILE|-] [--ids]
+      an OpenAI chat request (messages, tools, add_generation_prompt (default true),
+      continue_final_message, chat_template_kwargs, documents) -> the prompt exactly as
+      transformers renders it (--ids: its token ids, without a second BOS).
   textedge schema-regex [--strict] FILE
       the regex for the JSON Schema in FILE (docs/schema.md).
   textedge tool-regex --tools FILE --format NAME [--name TOOL] [--parallel]
@@ -56,6 +61,7 @@ struct Args {
   std::string prompt_ids;
   textedge::StreamOptions stream{.skip_special_tokens = false};
   textedge::cli::SchemaCommand schema;  // schema-regex, tool-regex
+  textedge::cli::RenderCommand render;
 };
 
 [[noreturn]] void usage_error(const std::string& message) {
@@ -113,6 +119,12 @@ Args parse_args(int argc, char** argv) {
       a.schema.parallel = true;
     else if (arg == "--strict")
       a.schema.strict = true;
+    else if (arg == "--template")
+      a.render.template_file = value("--template");
+    else if (arg == "--request")
+      a.render.request = value("--request");
+    else if (arg == "--ids")
+      a.render.ids = true;
     else if (arg == "--ignore-eos")
       a.stream.ignore_eos = true;
     else if (arg == "--threads") {
@@ -143,12 +155,17 @@ Args parse_args(int argc, char** argv) {
     if (a.command == "schema-regex" && positional.size() > next) a.schema.file = positional[next++];
     if (a.command == "schema-regex" ? a.schema.file.empty() : a.schema.tools.empty() || a.schema.format.empty())
       usage_error(a.command == "schema-regex" ? "schema-regex needs a FILE" : "tool-regex needs --tools FILE and --format NAME");
+  } else if (a.command == "render") {
+    a.render.requested = true;
+    a.render.model = a.model;
+    if (a.model.empty() && a.render.template_file.empty()) usage_error("render needs -m MODEL or --template FILE");
+    if (a.render.ids && a.model.empty()) usage_error("render --ids needs -m MODEL (its tokenizer)");
   } else if (a.command == "encode" && positional.size() > next) {
     a.text = positional[next++];
     a.has_text = true;
   }
   if (positional.size() > next) usage_error("unexpected argument '" + positional[next] + "'");
-  if (a.model.empty() && a.schema.command.empty()) usage_error("missing -m MODEL");
+  if (a.model.empty() && a.schema.command.empty() && !a.render.requested) usage_error("missing -m MODEL");
   return a;
 }
 
@@ -502,6 +519,7 @@ int run_bench(const Args& a, double load_ms, const Tokenizer& tok) {
 int main(int argc, char** argv) {
   Args a = parse_args(argc, argv);
   if (!a.schema.command.empty()) return textedge::cli::run_schema_command(a.schema);
+  if (a.render.requested) return textedge::cli::run_render(a.render);
   try {
     auto t0 = std::chrono::steady_clock::now();
     Tokenizer tok = Tokenizer::load(a.model);

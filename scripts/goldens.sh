@@ -127,6 +127,15 @@ if out_of_date "$goldens/jinja.jsonl" "${jinja_inputs[@]}"; then
   "$JINJA_PYTHON" "$reference/jinja_goldens.py" "${jinja_args[@]}" || { echo "goldens: FAILED for jinja" >&2; exit 1; }
 fi
 
+# Chat-template goldens (tests/chat_template_test.cpp): transformers' apply_chat_template on
+# Jinja2 over the template corpus, the models' templates and textedge's default.
+chat_inputs=(tests/data/chat_conversations.json tests/data/chat_templates "$reference/chat_goldens.py"
+             src/chat/default_template.jinja "${jinja_configs[@]}")
+if out_of_date "$goldens/chat.jsonl" "${chat_inputs[@]}"; then
+  echo "goldens: chat" >&2
+  "$JINJA_PYTHON" "$reference/chat_goldens.py" "$goldens/chat.jsonl" || { echo "goldens: FAILED for chat" >&2; exit 1; }
+fi
+
 failed=()
 for i in "${!pids[@]}"; do
   wait "${pids[$i]}" || failed+=("${names[$i]}")

@@ -119,6 +119,21 @@ TEST(Cli, StreamPrintsOneObjectPerStepAndStops) {
   EXPECT_NE(bad.out.find("stdin line 2"), std::string::npos) << bad.out;
 }
 
+TEST(Cli, RenderPrintsThePromptExactlyOrItsIds) {
+  std::string request = R"({"messages": [{"role": "user", "content": "Hi!"}], "chat_template_kwargs": {"enable_thinking": false}})";
+  auto r = run("render " + kQwen, request);
+  EXPECT_EQ(r.status, 0);
+  EXPECT_EQ(r.out, "<|im_start|>user\nHi!<|im_end|>\n<|im_start|>assistant\n<think>\n\n</think>\n\n");
+  auto ids = run("render -m " + model_path("gemma3") + " --ids", R"({"messages": [{"role": "user", "content": "Hi!"}]})");
+  EXPECT_EQ(ids.status, 0);
+  EXPECT_EQ(ids.out, "[2,105,2364,107,10979,236888,106,107,105,4368,107]\n");  // one <bos> (2)
+  auto raised = run("render --template " + std::string(TEXTEDGE_SOURCE_DIR) +
+                        "/tests/data/chat_templates/chujiezheng__gemma-it.jinja",
+                    R"({"messages": [{"role": "system", "content": "x"}]})");
+  EXPECT_EQ(raised.status, 1);
+  EXPECT_NE(raised.out.find("System role not supported"), std::string::npos) << raised.out;
+}
+
 TEST(Cli, ErrorsSayWhatAndWhere) {
   auto r = run("encode -m /nonexistent/model hi");
   EXPECT_EQ(r.status, 1);

@@ -3,3 +3,4 @@
 #include "textedge/tokenizer.hpp"
 #include "textedge/detokenizer.hpp"
 #include "textedge/stream.hpp"
+#include "textedge/chat_template.hpp"

@@ -7,6 +7,8 @@
 
 namespace textedge::detail::jinja {
 
+thread_local const std::tm* pinned_now = nullptr;  // set by Template::render from RenderLimits::now
+
 namespace {
 
 constexpr std::int64_t kMaxRange = 100000;  // Jinja2's sandbox MAX_RANGE
@@ -66,9 +68,13 @@ std::vector<std::pair<Value, Value>> dict_entries(const Args& args, const char* 
 }
 
 std::string strftime_now(const std::string& format) {
-  std::time_t now = std::time(nullptr);
   std::tm tm{};
-  localtime_r(&now, &tm);
+  if (pinned_now) {
+    tm = *pinned_now;
+  } else {
+    std::time_t now = std::time(nullptr);
+    localtime_r(&now, &tm);
+  }
   if (format.empty()) return {};
   std::string buf(format.size() * 8 + 64, '\0');
   for (int attempt = 0; attempt < 6; ++attempt) {

@@ -3,6 +3,9 @@
 // controls, {% generation %}, tojson / raise_exception / strftime_now).
 #pragma once
 
+#include <ctime>
+#include <optional>
+
 #include <cstddef>
 #include <memory>
 #include <string>
@@ -22,6 +25,8 @@ struct RenderLimits {
   std::size_t max_output_bytes = std::size_t{64} << 20;
   std::size_t max_steps = 100'000'000;
   std::size_t max_recursion_depth = 500;
+  // The time strftime_now() formats; the local time when unset (tests pin it).
+  std::optional<std::tm> now;
 };
 
 struct ParsedTemplate;

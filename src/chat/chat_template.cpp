@@ -1,0 +1,290 @@
+// ChatTemplate: transformers' apply_chat_template on textedge's Jinja engine (src/jinja/).
+#include "textedge/chat_template.hpp"
+
+#include <simdjson.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <set>
+
+#include "../jinja/template.hpp"
+#include "../json.hpp"
+
+namespace textedge {
+
+namespace jinja = detail::jinja;
+
+namespace {
+#include "default_template.inc"  // kDefaultTemplate, generated from src/chat/default_template.jinja
+
+std::string json_string(std::string_view s) {
+  std::string out = "\"";
+  for (unsigned char c : s) {
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += static_cast<char>(c);
+    } else if (c < 0x20) {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\u%04x", c);
+      out += buf;
+    } else {
+      out += static_cast<char>(c);
+    }
+  }
+  return out + "\"";
+}
+
+// Parses request JSON, refusing what is not JSON with a clear error.
+simdjson::dom::element parse_json(simdjson::dom::parser& parser, std::string_view json, const char* what) {
+  simdjson::dom::element e;
+  if (auto err = parser.parse(json.data(), json.size()).get(e))
+    throw InputError(std::string(what) + " is not valid JSON (" + simdjson::error_message(err) + ")", 0);
+  return e;
+}
+
+// The variables transformers passes to every render, whatever the conversation.
+const std::set<std::string>& provided_variables() {
+  static const std::set<std::string> names = {"messages",
+                                              "tools",
+                                              "documents",
+                                              "add_generation_prompt",
+                                              "bos_token",
+                                              "eos_token",
+                                              "unk_token",
+                                              "sep_token",
+                                              "pad_token",
+                                              "cls_token",
+                                              "mask_token",
+                                              "additional_special_tokens",
+                                              "raise_exception",
+                                              "strftime_now",
+                                              "range",
+                                              "dict",
+                                              "namespace",
+                                              "cycler",
+                                              "joiner",
+                                              "lipsum",
+                                              "true",
+                                              "false",
+                                              "none",
+                                              "True",
+                                              "False",
+                                              "None",
+                                              "loop",
+                                              "self",
+                                              "varargs",
+                                              "kwargs",
+                                              "caller"};
+  return names;
+}
+
+std::string cut_after_final_message(const std::string& rendered, std::string final) {
+  auto strip = [](std::string_view s) {
+    const char* ws = " \t\n\r\f\v";
+    std::size_t b = s.find_first_not_of(ws);
+    if (b == std::string_view::npos) return std::string_view();
+    return s.substr(b, s.find_last_not_of(ws) - b + 1);
+  };
+  auto lstrip_size = [](std::string_view s) {
+    std::size_t b = s.find_first_not_of(" \t\n\r\f\v");
+    return b == std::string_view::npos ? std::size_t{0} : s.size() - b;
+  };
+  std::string_view stripped = strip(final);
+  std::size_t at = rendered.rfind(stripped);
+  if (at == std::string::npos)
+    throw Error(
+        "continue_final_message is set but the final message does not appear in the chat after applying the chat "
+        "template (the template may delete portions of it)");
+  std::size_t keep = lstrip_size(final);
+  if (rendered.compare(at, keep, final) == 0) return rendered.substr(0, at + keep);
+  return rendered.substr(0, at + stripped.size());
+}
+}  // namespace
+
+struct ChatTemplate::Impl {
+  std::vector<std::pair<std::string, std::shared_ptr<const jinja::Template>>> templates;
+  ChatSpecialTokens special;
+  std::string origin;
+
+  const jinja::Template& choose(const ChatOptions& options, bool has_tools) const {
+    auto find = [&](std::string_view name) -> const jinja::Template* {
+      for (auto& [n, t] : templates)
+        if (n == name) return t.get();
+      return nullptr;
+    };
+    if (templates.size() == 1 && !options.template_name) return *templates[0].second;
+    if (options.template_name) {
+      if (auto* t = find(*options.template_name)) return *t;
+      throw Error(origin + ": no chat template named \"" + *options.template_name + "\"");
+    }
+    if (has_tools)
+      if (auto* t = find("tool_use")) return *t;
+    if (auto* t = find("default")) return *t;
+    throw Error(origin + ": several chat templates and none is named \"default\"; choose one with template_name");
+  }
+};
+
+std::string_view ChatTemplate::default_source() { return kDefaultTemplate; }
+
+ChatTemplate ChatTemplate::from_string(std::string_view source, ChatSpecialTokens special_tokens,
+                                       const std::string& name) {
+  auto impl = std::make_shared<Impl>();
+  impl->origin = name;
+  impl->special = std::move(special_tokens);
+  impl->templates.emplace_back("default", jinja::Template::compile(source, name));
+  return ChatTemplate(std::move(impl));
+}
+
+ChatTemplate ChatTemplate::load(const std::string& model_dir) {
+  namespace fs = std::filesystem;
+  auto impl = std::make_shared<Impl>();
+  fs::path dir(model_dir);
+  if (!fs::is_directory(dir)) dir = dir.parent_path();  // a tokenizer.json or tokenizer_config.json path
+  fs::path config_path = dir / "tokenizer_config.json";
+  std::optional<detail::JsonDocument> config;
+  if (fs::exists(config_path)) {
+    config.emplace(detail::JsonDocument::load(config_path.string()));
+    detail::Json root = config->root();
+    if (!root.is_object()) root.fail("expected a tokenizer_config.json object");
+    for (const char* key :
+         {"bos_token", "eos_token", "unk_token", "sep_token", "pad_token", "cls_token", "mask_token"}) {
+      auto v = root.find(key);
+      if (!v) continue;
+      if (v->is_string())
+        impl->special.tokens[key] = std::string(v->str());
+      else if (v->is_object())
+        impl->special.tokens[key] = std::string(v->get("content").str());
+    }
+    if (auto extra = root.find("additional_special_tokens")) {
+      for (const auto& t : extra->array())
+        impl->special.additional_special_tokens.emplace_back(t.is_string() ? t.str() : t.get("content").str());
+    }
+  }
+  fs::path jinja_file = dir / "chat_template.jinja";
+  if (fs::exists(jinja_file)) {
+    impl->origin = jinja_file.string();
+    impl->templates.emplace_back("default", jinja::Template::compile(detail::read_file(impl->origin), impl->origin));
+  } else if (config && config->root().find("chat_template")) {
+    detail::Json t = config->root().get("chat_template");
+    impl->origin = config_path.string();
+    if (t.is_string()) {
+      impl->templates.emplace_back("default", jinja::Template::compile(t.str(), impl->origin));
+    } else if (t.is_array()) {
+      for (const auto& entry : t.array())
+        impl->templates.emplace_back(
+            std::string(entry.get("name").str()),
+            jinja::Template::compile(entry.get("template").str(),
+                                     impl->origin + " (" + std::string(entry.get("name").str()) + ")"));
+      if (impl->templates.empty()) t.fail("expected at least one named template");
+    } else {
+      t.fail("expected a template string or a list of {name, template}");
+    }
+  } else {
+    impl->origin = "textedge default chat template";
+    impl->templates.emplace_back("default", jinja::Template::compile(kDefaultTemplate, impl->origin));
+  }
+  return ChatTemplate(std::move(impl));
+}
+
+std::string ChatTemplate::apply(std::string_view messages_json, const ChatOptions& options) const {
+  if (options.add_generation_prompt && options.continue_final_message)
+    throw Error("continue_final_message and add_generation_prompt are not compatible");
+  simdjson::dom::parser parser;
+  std::vector<std::pair<std::string, jinja::Value>> vars;
+  for (auto& [k, v] : impl_->special.tokens) vars.emplace_back(k, jinja::value_from_json(json_string(v)));
+  if (!impl_->special.additional_special_tokens.empty()) {
+    std::string list = "[";
+    for (auto& t : impl_->special.additional_special_tokens) list += (list.size() > 1 ? "," : "") + json_string(t);
+    vars.emplace_back("additional_special_tokens", jinja::value_from_json(list + "]"));
+  }
+  if (!options.chat_template_kwargs.empty()) {
+    auto kwargs = parse_json(parser, options.chat_template_kwargs, "chat_template_kwargs");
+    simdjson::dom::object obj;
+    if (kwargs.get_object().get(obj)) throw InputError("chat_template_kwargs must be a JSON object", 0);
+    for (auto [key, value] : obj) vars.emplace_back(std::string(key), jinja::value_from_json(simdjson::minify(value)));
+  }
+  // The conversation's own variables win over kwargs of the same name.
+  auto set = [&](const std::string& name, jinja::Value v) {
+    vars.erase(std::remove_if(vars.begin(), vars.end(), [&](auto& p) { return p.first == name; }), vars.end());
+    vars.emplace_back(name, std::move(v));
+  };
+  auto messages = parse_json(parser, messages_json, "messages");
+  if (!messages.is_array()) throw InputError("messages must be a JSON array", 0);
+  std::string final_text;
+  bool has_final_text = false;
+  if (options.continue_final_message) {
+    simdjson::dom::array arr = messages.get_array();
+    if (arr.size() == 0) throw InputError("continue_final_message needs a final message", 0);
+    simdjson::dom::element last = arr.at(arr.size() - 1);
+    simdjson::dom::element content;
+    if (!last["content"].get(content)) {
+      std::string_view s;
+      if (!content.get_string().get(s)) {
+        final_text = s, has_final_text = true;
+      } else if (content.is_array()) {
+        simdjson::dom::array parts = content.get_array();
+        for (std::size_t i = parts.size(); i-- > 0 && !has_final_text;) {
+          std::string_view text;
+          if (!parts.at(i)["text"].get_string().get(text)) final_text = text, has_final_text = true;
+        }
+      }
+    }
+    if (!has_final_text)
+      throw Error("continue_final_message is set but we could not find any text to continue in the final message");
+  }
+  set("messages", jinja::value_from_json(messages_json));
+  set("tools", options.tools.empty() ? jinja::value_from_json("null") : jinja::value_from_json(options.tools));
+  set("documents",
+      options.documents.empty() ? jinja::value_from_json("null") : jinja::value_from_json(options.documents));
+  set("add_generation_prompt", jinja::value_from_json(options.add_generation_prompt ? "true" : "false"));
+  bool has_tools = !options.tools.empty() && options.tools != "null" && options.tools != "[]";
+  jinja::RenderLimits limits;
+  limits.now = options.now;
+  std::string rendered = impl_->choose(options, has_tools).render(vars, limits);
+  if (options.continue_final_message) return cut_after_final_message(rendered, final_text);
+  return rendered;
+}
+
+std::string ChatTemplate::apply_request(std::string_view request_json, const ChatOptions& defaults) const {
+  simdjson::dom::parser parser;
+  auto request = parse_json(parser, request_json, "the request");
+  simdjson::dom::object obj;
+  if (request.get_object().get(obj)) throw InputError("the request must be a JSON object", 0);
+  ChatOptions options = defaults;
+  std::string messages;
+  for (auto [key, value] : obj) {
+    if (key == "messages")
+      messages = simdjson::minify(value);
+    else if (key == "tools")
+      options.tools = value.is_null() ? "" : simdjson::minify(value);
+    else if (key == "documents")
+      options.documents = value.is_null() ? "" : simdjson::minify(value);
+    else if (key == "chat_template_kwargs")
+      options.chat_template_kwargs = value.is_null() ? "" : simdjson::minify(value);
+    else if (key == "add_generation_prompt" || key == "continue_final_message") {
+      bool b;
+      if (value.get_bool().get(b)) throw InputError(std::string(key) + " must be true or false", 0);
+      (key == "add_generation_prompt" ? options.add_generation_prompt : options.continue_final_message) = b;
+    }
+  }
+  if (messages.empty()) throw InputError("the request has no \"messages\"", 0);
+  return apply(messages, options);
+}
+
+std::vector<std::string> ChatTemplate::extra_variables() const {
+  std::set<std::string> names;
+  for (auto& [n, t] : impl_->templates)
+    for (auto& v : t->undeclared_variables())
+      if (!provided_variables().count(v)) names.insert(v);
+  return {names.begin(), names.end()};
+}
+
+const ChatSpecialTokens& ChatTemplate::special_tokens() const { return impl_->special; }
+
+std::vector<std::string> ChatTemplate::names() const {
+  std::vector<std::string> out;
+  for (auto& [n, t] : impl_->templates) out.push_back(n);
+  return out;
+}
+
+}  // namespace textedge
