@@ -39,6 +39,7 @@ constexpr const char* kUsage = R"(usage:
   textedge bench encode -m MODEL FILE [--threads N] [--add-special-tokens]
   textedge bench decode -m MODEL FILE
   textedge bench stream -m MODEL FILE
+  textedge bench render -m MODEL REQUEST.json
       one JSON line: MBps, tokens, seconds, load_ms, ... (stream: ns per token, 256-stream
       step, priming for 1k/32k/1M-token prompts)
   textedge render (-m MODEL | --template FILE) [--request FILE|-] [--ids]
@@ -174,6 +175,14 @@ std::string read_all(std::FILE* f) {
   char buf[1 << 16];
   std::size_t n;
   while ((n = std::fread(buf, 1, sizeof buf, f)) > 0) data.append(buf, n);
+  return data;
+}
+
+std::string read_all_file(const std::string& path) {
+  std::FILE* f = std::fopen(path.c_str(), "rb");
+  if (!f) return {};
+  std::string data = read_all(f);
+  std::fclose(f);
   return data;
 }
 
@@ -457,6 +466,28 @@ int run_bench_stream(const Tokenizer& tok, const std::string& text, double load_
   return 0;
 }
 
+// Chat template rendering: the model's template compiled once and rendered repeatedly for the
+// request in FILE (us per render), and the compile time (us).
+int run_bench_render(const std::string& model, const std::string& request) {
+  auto chat = textedge::ChatTemplate::load(model);
+  std::string prompt = chat.apply_request(request);
+  double render = time_per_unit(1.0, 1, [&] { prompt = chat.apply_request(request); });
+  std::string config = read_all_file(model + "/tokenizer_config.json");
+  simdjson::dom::parser parser;
+  std::string_view source;
+  if (parser.parse(config).get_object()["chat_template"].get_string().get(source)) {
+    std::fprintf(stderr, "textedge: %s/tokenizer_config.json has no chat_template string\n", model.c_str());
+    return 1;
+  }
+  std::string source_copy(source);
+  double compile = time_per_unit(1.0, 1, [&] { textedge::ChatTemplate::from_string(source_copy); });
+  char buf[256];
+  std::snprintf(buf, sizeof buf, "{\"op\":\"render\",\"render_us\":%.2f,\"compile_us\":%.1f,\"bytes\":%zu}\n",
+                render * 1e6, compile * 1e6, prompt.size());
+  write(buf);
+  return 0;
+}
+
 int run_bench(const Args& a, double load_ms, const Tokenizer& tok) {
   std::FILE* f = std::fopen(a.file.c_str(), "rb");
   if (!f) {
@@ -511,6 +542,7 @@ int run_bench(const Args& a, double load_ms, const Tokenizer& tok) {
     return 0;
   }
   if (a.subcommand == "stream") return run_bench_stream(tok, text, load_ms);
+  if (a.subcommand == "render") return run_bench_render(a.model, text);
   usage_error("unknown bench '" + a.subcommand + "' (expected encode, decode or stream)");
 }
 

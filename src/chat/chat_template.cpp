@@ -104,6 +104,16 @@ std::string cut_after_final_message(const std::string& rendered, std::string fin
 struct ChatTemplate::Impl {
   std::vector<std::pair<std::string, std::shared_ptr<const jinja::Template>>> templates;
   ChatSpecialTokens special;
+  std::vector<std::pair<std::string, jinja::Value>> special_values;  // `special` as template variables
+
+  void make_special_values() {
+    for (auto& [k, v] : special.tokens) special_values.emplace_back(k, jinja::Value(v));
+    if (!special.additional_special_tokens.empty()) {
+      std::string list = "[";
+      for (auto& t : special.additional_special_tokens) list += (list.size() > 1 ? "," : "") + json_string(t);
+      special_values.emplace_back("additional_special_tokens", jinja::value_from_json(list + "]"));
+    }
+  }
   std::string origin;
 
   const jinja::Template& choose(const ChatOptions& options, bool has_tools) const {
@@ -132,6 +142,7 @@ ChatTemplate ChatTemplate::from_string(std::string_view source, ChatSpecialToken
   impl->origin = name;
   impl->special = std::move(special_tokens);
   impl->templates.emplace_back("default", jinja::Template::compile(source, name));
+  impl->make_special_values();
   return ChatTemplate(std::move(impl));
 }
 
@@ -183,20 +194,15 @@ ChatTemplate ChatTemplate::load(const std::string& model_dir) {
     impl->origin = "textedge default chat template";
     impl->templates.emplace_back("default", jinja::Template::compile(kDefaultTemplate, impl->origin));
   }
+  impl->make_special_values();
   return ChatTemplate(std::move(impl));
 }
 
 std::string ChatTemplate::apply(std::string_view messages_json, const ChatOptions& options) const {
   if (options.add_generation_prompt && options.continue_final_message)
     throw Error("continue_final_message and add_generation_prompt are not compatible");
-  simdjson::dom::parser parser;
-  std::vector<std::pair<std::string, jinja::Value>> vars;
-  for (auto& [k, v] : impl_->special.tokens) vars.emplace_back(k, jinja::value_from_json(json_string(v)));
-  if (!impl_->special.additional_special_tokens.empty()) {
-    std::string list = "[";
-    for (auto& t : impl_->special.additional_special_tokens) list += (list.size() > 1 ? "," : "") + json_string(t);
-    vars.emplace_back("additional_special_tokens", jinja::value_from_json(list + "]"));
-  }
+  thread_local simdjson::dom::parser parser;
+  std::vector<std::pair<std::string, jinja::Value>> vars = impl_->special_values;
   if (!options.chat_template_kwargs.empty()) {
     auto kwargs = parse_json(parser, options.chat_template_kwargs, "chat_template_kwargs");
     simdjson::dom::object obj;
@@ -246,7 +252,7 @@ std::string ChatTemplate::apply(std::string_view messages_json, const ChatOption
 }
 
 std::string ChatTemplate::apply_request(std::string_view request_json, const ChatOptions& defaults) const {
-  simdjson::dom::parser parser;
+  simdjson::dom::parser parser;  // not the thread's: apply() below uses that one
   auto request = parse_json(parser, request_json, "the request");
   simdjson::dom::object obj;
   if (request.get_object().get(obj)) throw InputError("the request must be a JSON object", 0);

@@ -1,0 +1,46 @@
+#!/usr/bin/python3
+"""Times Python Jinja2 (transformers' environment, as tools/reference/chat_goldens.py sets it up)
+rendering one chat request with a model's template: the template compiled once, then rendered
+repeatedly; plus the compile time.
+
+    /usr/bin/python3 tools/reference/bench_render.py MODEL_DIR REQUEST.json [--min-seconds S]
+
+Prints one JSON line: {"render_us", "compile_us", "bytes"}.
+"""
+import json
+import os
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from chat_goldens import apply_chat_template, compile_template, special_tokens_of  # noqa: E402
+
+
+def main():
+    model_dir, request_path = sys.argv[1], sys.argv[2]
+    min_seconds = float(sys.argv[sys.argv.index("--min-seconds") + 1]) if "--min-seconds" in sys.argv else 1.0
+    config = json.load(open(os.path.join(model_dir, "tokenizer_config.json"), encoding="utf-8"))
+    source = config["chat_template"]
+    request = json.load(open(request_path, encoding="utf-8"))
+    special = special_tokens_of(config)
+
+    def timed(fn):
+        fn()
+        rounds, start = 0, time.perf_counter()
+        while True:
+            fn()
+            rounds += 1
+            elapsed = time.perf_counter() - start
+            if elapsed >= min_seconds:
+                return elapsed / rounds
+
+    template = compile_template(source)
+    prompt = apply_chat_template(template, request, special)
+    render = timed(lambda: apply_chat_template(template, request, special))
+    compile_s = timed(lambda: compile_template(source))
+    print(json.dumps({"render_us": round(render * 1e6, 2), "compile_us": round(compile_s * 1e6, 1),
+                      "bytes": len(prompt.encode("utf-8"))}))
+
+
+if __name__ == "__main__":
+    main()
