@@ -80,6 +80,29 @@ if text != want:
 PY
 
 echo
+echo "== chat template: six messages, two tools, two tool calls, rendered with Qwen3's template"
+request=bench/data/chat_six_messages_two_tools.json
+$te render -m "$model" --request "$request" > "$sample.prompt"
+$te render -m "$model" --request "$request" --ids > "$sample.prompt_ids"
+/usr/bin/python3 - "$model" "$request" "$sample" <<'PY'
+import json, os, sys
+sys.path.insert(0, "tools/reference")
+from chat_goldens import apply_chat_template, compile_template, special_tokens_of
+model, request_path, base = sys.argv[1:4]
+config = json.load(open(os.path.join(model, "tokenizer_config.json"), encoding="utf-8"))
+want = apply_chat_template(compile_template(config["chat_template"]), json.load(open(request_path, encoding="utf-8")),
+                           special_tokens_of(config))
+got = open(base + ".prompt", encoding="utf-8").read()
+ids = json.loads(open(base + ".prompt_ids").read())
+lines = got.split("\n")
+print("   " + "\n   ".join(l if len(l) < 100 else l[:97] + "..." for l in lines[:6]) + "\n   ...")
+print(f"   {len(got)} characters, {len(ids)} ids; identical to transformers' Jinja2 rendering: {'yes' if got == want else 'NO'}")
+if got != want:
+    sys.exit(1)
+PY
+
+echo
 echo "== speed, side by side (one thread each, same text, same run)"
 MODELS="$(basename "$model")" bash scripts/bench_compare.sh
 MODELS="$(basename "$model")" bash scripts/bench_stream.sh 2>/dev/null
+MODELS="$(basename "$model")" bash scripts/bench_render.sh
