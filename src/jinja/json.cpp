@@ -211,6 +211,8 @@ Value from_element(simdjson::dom::element e) {
 
 }  // namespace
 
+Value value_from_json_element(simdjson::dom::element element) { return from_element(element); }
+
 std::string to_json(const Value& v, const Value& indent, bool sort_keys, bool ensure_ascii, const std::string* item_separator,
                     const std::string* key_separator) {
   JsonWriter w;

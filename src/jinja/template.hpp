@@ -3,6 +3,8 @@
 // controls, {% generation %}, tojson / raise_exception / strftime_now).
 #pragma once
 
+#include <simdjson.h>
+
 #include <ctime>
 #include <optional>
 
@@ -20,6 +22,8 @@ namespace textedge::detail::jinja {
 
 // Ints stay ints, floats floats, key order kept; throws TemplateError on bad JSON.
 Value value_from_json(std::string_view json);
+// The same from an element already parsed (the chat API parses a request once).
+Value value_from_json_element(simdjson::dom::element element);
 
 struct RenderLimits {
   std::size_t max_output_bytes = std::size_t{64} << 20;
