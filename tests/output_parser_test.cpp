@@ -1,0 +1,342 @@
+#include "textedge/output_parser.hpp"
+
+#include <gtest/gtest.h>
+#include <simdjson.h>
+
+#include <random>
+
+#include "textedge/error.hpp"
+
+using namespace textedge;
+
+namespace {
+
+OutputParserOptions opts(std::string format, std::string reasoning = "none", bool partial = true) {
+  OutputParserOptions o;
+  o.format = std::move(format);
+  o.reasoning = std::move(reasoning);
+  o.partial_calls = partial;
+  o.id_seed = 42;
+  return o;
+}
+
+bool valid_json(const std::string& s) {
+  simdjson::dom::parser p;
+  simdjson::padded_string ps(s);
+  return p.parse(ps).error() == simdjson::SUCCESS;
+}
+
+ParsedMessage stream(std::string_view text, const OutputParserOptions& o, const std::vector<std::size_t>& cuts,
+                     std::vector<ChatDelta>* all = nullptr) {
+  OutputParser p(o);
+  std::vector<ChatDelta> deltas;
+  std::size_t at = 0;
+  for (std::size_t cut : cuts) {
+    p.feed(text.substr(at, cut - at), deltas);
+    at = cut;
+  }
+  p.feed(text.substr(at), deltas);
+  p.finish(deltas);
+  ParsedMessage m;
+  merge_deltas(deltas, m);
+  if (all) *all = deltas;
+  return m;
+}
+
+void expect_same(const ParsedMessage& a, const ParsedMessage& b, const std::string& what) {
+  EXPECT_EQ(a.content, b.content) << what;
+  EXPECT_EQ(a.reasoning_content, b.reasoning_content) << what;
+  ASSERT_EQ(a.tool_calls.size(), b.tool_calls.size()) << what;
+  for (std::size_t i = 0; i < a.tool_calls.size(); ++i) {
+    EXPECT_EQ(a.tool_calls[i].id, b.tool_calls[i].id) << what;
+    EXPECT_EQ(a.tool_calls[i].name, b.tool_calls[i].name) << what;
+    EXPECT_EQ(a.tool_calls[i].arguments, b.tool_calls[i].arguments) << what;
+  }
+  EXPECT_EQ(a.finish_reason, b.finish_reason) << what;
+}
+
+// Every split gives the whole-text parse: one byte at a time, random chunks; also checks each
+// call's first fragment carries id and name, and ids are unique.
+ParsedMessage check(std::string_view text, const OutputParserOptions& o) {
+  ParsedMessage whole = parse_output(text, o);
+  std::vector<std::size_t> cuts;
+  for (std::size_t i = 1; i < text.size(); ++i) cuts.push_back(i);
+  std::vector<ChatDelta> deltas;
+  expect_same(stream(text, o, cuts, &deltas), whole, "one byte at a time: " + std::string(text));
+  std::vector<bool> seen;
+  for (auto& d : deltas)
+    if (d.kind == ChatDelta::Kind::tool_call) {
+      if (d.index >= static_cast<int>(seen.size())) seen.resize(d.index + 1);
+      EXPECT_EQ(!seen[d.index], !d.id.empty());
+      EXPECT_EQ(!seen[d.index], !d.name.empty());
+      seen[d.index] = true;
+    }
+  std::mt19937 rng(7);
+  for (int round = 0; round < 200; ++round) {
+    std::vector<std::size_t> c;
+    for (std::size_t i = 1; i < text.size(); ++i)
+      if (rng() % 7 == 0) c.push_back(i);
+    expect_same(stream(text, o, c), whole, "random split " + std::to_string(round));
+  }
+  for (std::size_t i = 0; i < whole.tool_calls.size(); ++i)
+    for (std::size_t j = i + 1; j < whole.tool_calls.size(); ++j) EXPECT_NE(whole.tool_calls[i].id, whole.tool_calls[j].id);
+  return whole;
+}
+
+struct Call {
+  std::string name, args;
+};
+
+void expect_calls(const ParsedMessage& m, const std::vector<Call>& calls) {
+  ASSERT_EQ(m.tool_calls.size(), calls.size());
+  for (std::size_t i = 0; i < calls.size(); ++i) {
+    EXPECT_EQ(m.tool_calls[i].name, calls[i].name);
+    EXPECT_EQ(m.tool_calls[i].arguments, calls[i].args);
+    EXPECT_TRUE(valid_json(m.tool_calls[i].arguments)) << m.tool_calls[i].arguments;
+    EXPECT_EQ(m.tool_calls[i].id.substr(0, 5), "call_");
+  }
+  EXPECT_EQ(m.finish_reason, calls.empty() ? "stop" : "tool_calls");
+}
+
+// Both policies, for a well-formed output: the same message.
+ParsedMessage both(std::string_view text, const std::string& format, const std::string& reasoning = "none") {
+  ParsedMessage a = check(text, opts(format, reasoning, true));
+  ParsedMessage b = check(text, opts(format, reasoning, false));
+  EXPECT_EQ(a.content, b.content);
+  EXPECT_EQ(a.tool_calls.size(), b.tool_calls.size());
+  return a;
+}
+
+}  // namespace
+
+TEST(OutputParser, UnknownNamesListKnownOnes) {
+  try {
+    OutputParser p(opts("nope"));
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("hermes"), std::string::npos);
+  }
+  EXPECT_THROW(OutputParser(opts("hermes", "nope")), Error);
+}
+
+// ---- reasoning ----
+
+TEST(Reasoning, Think) {
+  auto m = both("<think>Let me see: <tool_call>{\"name\": \"f\", \"arguments\": {}}</tool_call></think>The answer.", "hermes", "think");
+  EXPECT_EQ(m.reasoning_content, "Let me see: <tool_call>{\"name\": \"f\", \"arguments\": {}}</tool_call>");
+  EXPECT_EQ(m.content, "The answer.");
+  expect_calls(m, {});
+}
+
+TEST(Reasoning, StartsInReasoning) {
+  auto o = opts("none", "think");
+  o.starts_in_reasoning = true;
+  auto m = check("abc</thi</think>\n\nhi <think>", o);
+  EXPECT_EQ(m.reasoning_content, "abc</thi");
+  EXPECT_EQ(m.content, "\n\nhi <think>");
+}
+
+TEST(Reasoning, Qwen3ThinkingOffIsContent) {
+  auto m = check("The answer is 4.", opts("hermes", "qwen3"));
+  EXPECT_EQ(m.content, "The answer is 4.");
+  EXPECT_EQ(m.reasoning_content, "");
+  m = check("<think>\nhmm\n</think>\n\nFour.", opts("hermes", "qwen3"));
+  EXPECT_EQ(m.reasoning_content, "\nhmm\n");
+  EXPECT_EQ(m.content, "\n\nFour.");
+  m = check("I think <think> is a tag", opts("hermes", "qwen3"));
+  EXPECT_EQ(m.content, "I think <think> is a tag");
+}
+
+TEST(Reasoning, UnterminatedIsReasoning) {
+  auto m = check("<think>still thinking <tool_call>{\"name\"", opts("hermes", "qwen3"));
+  EXPECT_EQ(m.reasoning_content, "still thinking <tool_call>{\"name\"");
+  EXPECT_EQ(m.content, "");
+  m = check("<think>cut </thin", opts("hermes", "qwen3"));
+  EXPECT_EQ(m.reasoning_content, "cut </thin");
+}
+
+TEST(Reasoning, DeepSeekR1) {
+  auto m = check("<think>\nfirst</think>answer", opts("none", "deepseek_r1"));
+  EXPECT_EQ(m.reasoning_content, "\nfirst");
+  EXPECT_EQ(m.content, "answer");
+  m = check("no tag here</think>answer", opts("none", "deepseek_r1"));
+  EXPECT_EQ(m.reasoning_content, "no tag here");
+  EXPECT_EQ(m.content, "answer");
+  m = check("all reasoning, cut off", opts("none", "deepseek_r1"));
+  EXPECT_EQ(m.reasoning_content, "all reasoning, cut off");
+}
+
+// ---- hermes ----
+
+TEST(Hermes, NoCall) {
+  auto m = both("Just text with <tool_ and {braces} and </tool_call>.", "hermes");
+  EXPECT_EQ(m.content, "Just text with <tool_ and {braces} and </tool_call>.");
+  expect_calls(m, {});
+}
+
+TEST(Hermes, OneCallWithText) {
+  auto m = both("Let me check.\n<tool_call>\n{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\"}}\n</tool_call>\nDone.", "hermes");
+  EXPECT_EQ(m.content, "Let me check.\n\nDone.");
+  expect_calls(m, {{"get_weather", "{\"city\": \"Paris\"}"}});
+}
+
+TEST(Hermes, ParallelCallsAndReasoning) {
+  std::string text =
+      "<think>I need two calls.</think><tool_call>\n{\"name\": \"a\", \"arguments\": {\"x\": 1}}\n</tool_call>\n<tool_call>\n{\"name\": "
+      "\"b\", \"arguments\": {}}\n</tool_call>";
+  auto m = both(text, "hermes", "qwen3");
+  EXPECT_EQ(m.reasoning_content, "I need two calls.");
+  EXPECT_EQ(m.content, "\n");
+  expect_calls(m, {{"a", "{\"x\": 1}"}, {"b", "{}"}});
+}
+
+TEST(Hermes, NestedEscapedBracesNonAscii) {
+  std::string args = R"({"q": "a } b { \" \\ \u00e9", "n": [1, {"d": [true, null, -2.5e3]}], "s": "日本語 ✓"})";
+  auto m = both("<tool_call>\n{\"arguments\": " + args + ", \"name\": \"s\\u00e9arch\"}\n</tool_call>", "hermes");
+  expect_calls(m, {{"séarch", args}});
+  EXPECT_EQ(m.content, "");
+}
+
+TEST(Hermes, MissingArgumentsIsEmptyObject) {
+  auto m = both("<tool_call>{\"name\": \"ping\"}</tool_call>", "hermes");
+  expect_calls(m, {{"ping", "{}"}});
+}
+
+TEST(Hermes, MalformedBeforeNameIsContent) {
+  for (bool partial : {true, false}) {
+    auto m = check("<tool_call>\n{\"nam: 1}</tool_call> ok", opts("hermes", "none", partial));
+    EXPECT_EQ(m.content, "<tool_call>\n{\"nam: 1}</tool_call> ok");
+    expect_calls(m, {});
+    m = check("x <tool_call>\n{\"name\": \"f", opts("hermes", "none", partial));
+    EXPECT_EQ(m.content, "x <tool_call>\n{\"name\": \"f");
+    expect_calls(m, {});
+  }
+}
+
+TEST(Hermes, CutOffAfterName) {
+  std::string text = "<tool_call>\n{\"name\": \"f\", \"arguments\": {\"a\": [1, 2";
+  auto m = check(text, opts("hermes", "none", true));
+  ASSERT_EQ(m.tool_calls.size(), 1u);
+  EXPECT_EQ(m.tool_calls[0].name, "f");
+  EXPECT_EQ(m.tool_calls[0].arguments, "{\"a\": [1, 2");  // kept: a stream cannot take it back
+  EXPECT_EQ(m.content, "");
+  m = check(text, opts("hermes", "none", false));
+  EXPECT_EQ(m.content, text);
+  expect_calls(m, {});
+}
+
+TEST(Hermes, BrokenAfterNameThenAnotherCall) {
+  std::string text = "<tool_call>{\"name\": \"f\", \"arguments\": {\"a\" 1}}</tool_call><tool_call>{\"name\": \"g\", \"arguments\": {}}</tool_call>";
+  auto m = check(text, opts("hermes", "none", true));
+  ASSERT_EQ(m.tool_calls.size(), 2u);
+  EXPECT_EQ(m.tool_calls[0].arguments, "{\"a\" ");  // whitespace may still precede the colon
+  EXPECT_EQ(m.content, "1}}</tool_call>");
+  EXPECT_EQ(m.tool_calls[1].name, "g");
+  m = check(text, opts("hermes", "none", false));
+  EXPECT_EQ(m.content, "<tool_call>{\"name\": \"f\", \"arguments\": {\"a\" 1}}</tool_call>");
+  expect_calls(m, {{"g", "{}"}});
+}
+
+TEST(Hermes, ArgumentsStreamIncrementally) {
+  OutputParser p(opts("hermes"));
+  std::vector<ChatDelta> out;
+  p.feed("<tool_call>\n{\"name\": \"f\"", out);
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_EQ(out[0].name, "f");
+  out.clear();
+  p.feed(", \"arguments\": {\"a\": \"x", out);
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_EQ(out[0].text, "{\"a\": \"x");
+  EXPECT_EQ(out[0].index, 0);
+  EXPECT_TRUE(out[0].id.empty());
+  out.clear();
+  p.feed("\"}}\n</tool_call>", out);  // the last } arrives with the wrapper's own
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_EQ(out[0].text, "\"}");
+}
+
+TEST(Hermes, NoPartialCallsOneFragment) {
+  OutputParser p(opts("hermes", "none", false));
+  std::vector<ChatDelta> out;
+  p.feed("<tool_call>\n{\"name\": \"f\", \"arguments\": {\"a\": 1}}\n</tool_call", out);
+  EXPECT_TRUE(out.empty());
+  p.feed(">", out);
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_EQ(out[0].name, "f");
+  EXPECT_EQ(out[0].text, "{\"a\": 1}");
+}
+
+// ---- llama3_json ----
+
+TEST(Llama3Json, Calls) {
+  auto m = both("<|python_tag|>{\"name\": \"a\", \"parameters\": {\"x\": \"é\"}}; {\"name\": \"b\", \"arguments\": {}}", "llama3_json");
+  expect_calls(m, {{"a", "{\"x\": \"é\"}"}, {"b", "{}"}});
+  EXPECT_EQ(m.content, "");
+  m = both("{\"name\": \"a\", \"parameters\": {\"s\": \"}{\"}}", "llama3_json");
+  expect_calls(m, {{"a", "{\"s\": \"}{\"}"}});
+}
+
+TEST(Llama3Json, TextIsContent) {
+  auto m = both("Here is JSON: {\"name\": \"a\", \"parameters\": {}}", "llama3_json");
+  EXPECT_EQ(m.content, "Here is JSON: {\"name\": \"a\", \"parameters\": {}}");
+  expect_calls(m, {});
+  m = both("{\"name\": \"a\", \"parameters\": {}} and then text", "llama3_json");
+  expect_calls(m, {{"a", "{}"}});
+  EXPECT_EQ(m.content, " and then text");
+}
+
+TEST(Llama3Json, Malformed) {
+  std::string text = "{\"x\": 1}";
+  for (bool partial : {true, false}) {
+    auto m = check(text, opts("llama3_json", "none", partial));
+    EXPECT_EQ(m.content, text);
+    expect_calls(m, {});
+  }
+  text = "{\"name\": \"a\", \"parameters\": {}}; {\"name\": \"b\", \"parameters\": {\"q\": tru";
+  auto m = check(text, opts("llama3_json", "none", true));
+  ASSERT_EQ(m.tool_calls.size(), 2u);
+  EXPECT_EQ(m.tool_calls[1].arguments, "{\"q\": tru");
+  m = check(text, opts("llama3_json", "none", false));
+  expect_calls(m, {{"a", "{}"}});
+  EXPECT_EQ(m.content, "; {\"name\": \"b\", \"parameters\": {\"q\": tru");
+}
+
+// ---- mistral ----
+
+TEST(Mistral, ArrayForm) {
+  auto m = both("[TOOL_CALLS][{\"name\": \"a\", \"arguments\": {\"k\": [1]}}, {\"name\": \"b\", \"arguments\": {}}]", "mistral");
+  expect_calls(m, {{"a", "{\"k\": [1]}"}, {"b", "{}"}});
+  EXPECT_EQ(m.content, "");
+  m = both("Sure. [TOOL_CALLS] [{\"name\": \"a\", \"arguments\": {}}]", "mistral");
+  expect_calls(m, {{"a", "{}"}});
+  EXPECT_EQ(m.content, "Sure. ");
+}
+
+TEST(Mistral, ArgsForm) {
+  auto m = both("[TOOL_CALLS]get_weather[ARGS]{\"city\": \"Zürich\"}[TOOL_CALLS]b[ARGS]{}", "mistral");
+  expect_calls(m, {{"get_weather", "{\"city\": \"Zürich\"}"}, {"b", "{}"}});
+  EXPECT_EQ(m.content, "");
+}
+
+TEST(Mistral, Malformed) {
+  for (bool partial : {true, false}) {
+    auto m = check("[TOOL_CALLS] oops", opts("mistral", "none", partial));
+    EXPECT_EQ(m.content, "[TOOL_CALLS] oops");
+    expect_calls(m, {});
+  }
+  auto m = check("[TOOL_CALLS]f[ARGS]{\"a\": ", opts("mistral", "none", true));
+  ASSERT_EQ(m.tool_calls.size(), 1u);
+  EXPECT_EQ(m.tool_calls[0].arguments, "{\"a\": ");
+  m = check("[TOOL_CALLS]f[ARGS]{\"a\": ", opts("mistral", "none", false));
+  EXPECT_EQ(m.content, "[TOOL_CALLS]f[ARGS]{\"a\": ");
+}
+
+// ---- detection ----
+
+TEST(Detect, Templates) {
+  EXPECT_EQ(detect_format("{% if enable_thinking %}<think>{% endif %}<tool_call>").format, "hermes");
+  EXPECT_EQ(detect_format("{% if enable_thinking %}<think>{% endif %}<tool_call>").reasoning, "qwen3");
+  EXPECT_EQ(detect_format("[TOOL_CALLS]").format, "mistral");
+  EXPECT_EQ(detect_format("<|python_tag|>").format, "llama3_json");
+  EXPECT_EQ(detect_format("plain").format, "none");
+}
