@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "json_out.hpp"
+#include "parse_command.hpp"
 #include "schema_commands.hpp"
 #include "textedge/textedge.hpp"
 
@@ -45,6 +46,11 @@ constexpr const char* kUsage = R"(usage:
   textedge tool-regex --tools FILE --format NAME [--name TOOL] [--parallel]
       the regex that forces a tool call; FILE is an OpenAI tools array, NAME one of hermes,
       llama3_json, mistral, qwen3_coder, deepseek_v3, deepseek_v31, kimi_k2, glm45, harmony, pythonic.
+  textedge parse --format NAME [--reasoning NAME] [--starts-in-reasoning] [--tools FILE]
+                 [--whole] [--no-partial-calls]
+      each stdin line is a JSON string (a text delta); each output line the JSON array of
+      OpenAI delta objects it produced; a last line for what finishing released. --whole: one
+      JSON message object with finish_reason. `textedge parse --list` lists the names.
 MODEL is a model directory (tokenizer.json [+ tokenizer_config.json]) or a tokenizer.json file.
 )";
 
@@ -56,6 +62,7 @@ struct Args {
   std::string prompt_ids;
   textedge::StreamOptions stream{.skip_special_tokens = false};
   textedge::cli::SchemaCommand schema;  // schema-regex, tool-regex
+  textedge::cli::ParseCommand parse;
 };
 
 [[noreturn]] void usage_error(const std::string& message) {
@@ -113,6 +120,10 @@ Args parse_args(int argc, char** argv) {
       a.schema.parallel = true;
     else if (arg == "--strict")
       a.schema.strict = true;
+    else if (arg == "--reasoning")
+      a.parse.reasoning = value("--reasoning");
+    else if (arg == "--starts-in-reasoning" || arg == "--whole" || arg == "--no-partial-calls" || arg == "--list")
+      (arg == "--whole" ? a.parse.whole : arg == "--list" ? a.parse.list : arg == "--no-partial-calls" ? a.parse.no_partial_calls : a.parse.starts_in_reasoning) = true;
     else if (arg == "--ignore-eos")
       a.stream.ignore_eos = true;
     else if (arg == "--threads") {
@@ -143,12 +154,16 @@ Args parse_args(int argc, char** argv) {
     if (a.command == "schema-regex" && positional.size() > next) a.schema.file = positional[next++];
     if (a.command == "schema-regex" ? a.schema.file.empty() : a.schema.tools.empty() || a.schema.format.empty())
       usage_error(a.command == "schema-regex" ? "schema-regex needs a FILE" : "tool-regex needs --tools FILE and --format NAME");
+  } else if (a.command == "parse") {
+    a.parse.active = true;
+    if (!a.schema.format.empty()) a.parse.format = a.schema.format;
+    a.parse.tools = a.schema.tools;
   } else if (a.command == "encode" && positional.size() > next) {
     a.text = positional[next++];
     a.has_text = true;
   }
   if (positional.size() > next) usage_error("unexpected argument '" + positional[next] + "'");
-  if (a.model.empty() && a.schema.command.empty()) usage_error("missing -m MODEL");
+  if (a.model.empty() && a.schema.command.empty() && !a.parse.active) usage_error("missing -m MODEL");
   return a;
 }
 
@@ -502,6 +517,7 @@ int run_bench(const Args& a, double load_ms, const Tokenizer& tok) {
 int main(int argc, char** argv) {
   Args a = parse_args(argc, argv);
   if (!a.schema.command.empty()) return textedge::cli::run_schema_command(a.schema);
+  if (a.parse.active) return textedge::cli::run_parse_command(a.parse);
   try {
     auto t0 = std::chrono::steady_clock::now();
     Tokenizer tok = Tokenizer::load(a.model);
