@@ -3,7 +3,9 @@
 #include <gtest/gtest.h>
 #include <simdjson.h>
 
+#include <fstream>
 #include <random>
+#include <sstream>
 
 #include "textedge/error.hpp"
 
@@ -339,4 +341,23 @@ TEST(Detect, Templates) {
   EXPECT_EQ(detect_format("[TOOL_CALLS]").format, "mistral");
   EXPECT_EQ(detect_format("<|python_tag|>").format, "llama3_json");
   EXPECT_EQ(detect_format("plain").format, "none");
+}
+
+TEST(Detect, RealTemplates) {
+  auto read = [](const std::string& name) {
+    std::ifstream in(std::string(TEXTEDGE_SOURCE_DIR) + "/tests/data/chat_templates/" + name);
+    std::stringstream s;
+    s << in.rdbuf();
+    return s.str();
+  };
+  EXPECT_EQ(detect_format(read("vllm__tool_chat_template_hermes.jinja")).format, "hermes");
+  EXPECT_EQ(detect_format(read("chujiezheng__qwen2.5-instruct.jinja")).format, "hermes");
+  EXPECT_EQ(detect_format(read("vllm__tool_chat_template_llama3.1_json.jinja")).format, "llama3_json");
+  EXPECT_EQ(detect_format(read("vllm__tool_chat_template_mistral.jinja")).format, "mistral");
+  EXPECT_EQ(detect_format(read("vllm__tool_chat_template_mistral3.jinja")).format, "mistral");
+  EXPECT_EQ(detect_format(read("vllm__tool_chat_template_qwen3coder.jinja")).format, "qwen3_coder");
+  EXPECT_EQ(detect_format(read("vllm__tool_chat_template_deepseekv3.jinja")).format, "deepseek_v3");
+  EXPECT_EQ(detect_format(read("vllm__tool_chat_template_deepseekv31.jinja")).format, "deepseek_v31");
+  EXPECT_EQ(detect_format(read("vllm__tool_chat_template_deepseekr1.jinja")).reasoning, "deepseek_r1");
+  EXPECT_EQ(detect_format(read("chujiezheng__llama-2-chat.jinja")).format, "none");
 }

@@ -1,7 +1,8 @@
 // llama3_json: Llama 3.1 / 3.2 / 3.3 JSON tool calls (vLLM's llama3_json tool parser; the
 // llama3.1_json chat template): an output that starts (after whitespace) with <|python_tag|>
 // or "{" is a call {"name": "f", "parameters"|"arguments": {...}}; several are joined by "; ".
-// A "{" later in the text is content, as in vLLM.
+// A "{" after other text is content, as in vLLM; <|python_tag|> (a special token) opens calls
+// anywhere, as in SGLang.
 #include "core.hpp"
 
 namespace textedge::detail {
@@ -13,7 +14,7 @@ class Llama3Json final : public ToolScanner {
 
  private:
   enum class St : unsigned char { pre, json, between };
-  bool marker_allowed(std::uint32_t) const override { return !content_started(); }
+  bool marker_allowed(std::uint32_t marker) const override { return marker == 0 || !content_started(); }
   void begin(std::uint32_t marker) override {
     st_ = St::pre;
     if (marker == 1) {

@@ -213,7 +213,7 @@ DetectedFormat detect_format(std::string_view t) {
   else if (has("<|tool_calls_section_begin|>")) d.format = "kimi_k2";                 // Kimi K2
   else if (has("<|channel|>")) d.format = "harmony";                                  // gpt-oss
   // Reasoning.
-  if (has("<think>")) {
+  if (has("<think>") || has("</think>")) {  // DeepSeek-R1 templates only strip "</think>"
     if (has("<｜Assistant｜>")) d.reasoning = "deepseek_r1";  // DeepSeek-R1: the prompt ends with <think>
     else if (has("enable_thinking")) d.reasoning = "qwen3";  // Qwen3: enable_thinking switch
     else d.reasoning = "think";                              // other <think> models (QwQ, ...)
