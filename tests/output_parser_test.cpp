@@ -361,3 +361,70 @@ TEST(Detect, RealTemplates) {
   EXPECT_EQ(detect_format(read("vllm__tool_chat_template_deepseekr1.jinja")).reasoning, "deepseek_r1");
   EXPECT_EQ(detect_format(read("chujiezheng__llama-2-chat.jinja")).format, "none");
 }
+
+// ---- qwen3_coder ----
+
+namespace {
+OutputParserOptions coder(bool partial = true) {
+  auto o = opts("qwen3_coder", "none", partial);
+  o.tools_json = R"([{"type": "function", "function": {"name": "edit", "parameters": {"type": "object", "properties": {
+      "path": {"type": "string"}, "line": {"type": "integer"}, "force": {"type": ["boolean", "null"]},
+      "opts": {"type": "object"}, "text": {"type": "string"}}}}},
+    {"type": "function", "function": {"name": "ls", "parameters": {"type": "object", "properties": {}}}}])";
+  return o;
+}
+}  // namespace
+
+TEST(Qwen3Coder, TypedValues) {
+  std::string text =
+      "I'll edit it.\n<tool_call>\n<function=edit>\n<parameter=path>\nsrc/a \"b\".cpp\n</parameter>\n<parameter=line>\n42\n</parameter>\n"
+      "<parameter=force>\ntrue\n</parameter>\n<parameter=opts>\n{\"a\": [1, \"}\"]}\n</parameter>\n<parameter=text>\nline1\n\nline 2 < 3 </param\n"
+      "日本\n</parameter>\n</function>\n</tool_call>\n<tool_call>\n<function=ls>\n</function>\n</tool_call>";
+  for (bool partial : {true, false}) {
+    auto m = check(text, coder(partial));
+    EXPECT_EQ(m.content, "I'll edit it.\n\n");
+    expect_calls(m, {{"edit", "{\"path\": \"src/a \\\"b\\\".cpp\", \"line\": 42, \"force\": true, \"opts\": {\"a\": [1, \"}\"]}, "
+                              "\"text\": \"line1\\n\\nline 2 < 3 </param\\n日本\"}"},
+                     {"ls", "{}"}});
+  }
+}
+
+TEST(Qwen3Coder, UntypedAndInvalidValues) {
+  auto m = check("<tool_call>\n<function=other>\n<parameter=n>\n5\n</parameter>\n</function>\n</tool_call>", coder());
+  expect_calls(m, {{"other", "{\"n\": \"5\"}"}});  // no schema: a string, as in vLLM
+  m = check("<tool_call>\n<function=edit>\n<parameter=line>\nforty\n</parameter>\n</function>\n</tool_call>", coder());
+  expect_calls(m, {{"edit", "{\"line\": \"forty\"}"}});
+}
+
+TEST(Qwen3Coder, StreamsStringValues) {
+  OutputParser p(coder());
+  std::vector<ChatDelta> out;
+  p.feed("<tool_call>\n<function=edit>\n<parameter=text>\nab\n</para", out);
+  std::string args;
+  for (auto& d : out) args += d.text;
+  EXPECT_EQ(args, "{\"text\": \"ab");  // the newline and the partial end tag are held
+}
+
+TEST(Qwen3Coder, MalformedAndCutOff) {
+  for (bool partial : {true, false}) {
+    auto m = check("<tool_call>\n<functio=edit>\n</tool_call>", coder(partial));
+    EXPECT_EQ(m.content, "<tool_call>\n<functio=edit>\n</tool_call>");
+    expect_calls(m, {});
+  }
+  std::string cut = "<tool_call>\n<function=edit>\n<parameter=path>\nsrc/";
+  auto m = check(cut, coder(true));
+  ASSERT_EQ(m.tool_calls.size(), 1u);
+  EXPECT_EQ(m.tool_calls[0].arguments, "{\"path\": \"src/");
+  m = check(cut, coder(false));
+  EXPECT_EQ(m.content, cut);
+  expect_calls(m, {});
+}
+
+TEST(Qwen3Coder, CallInsideReasoning) {
+  auto o = coder();
+  o.reasoning = "qwen3";
+  auto m = check("<think><tool_call>\n<function=ls>\n</function>\n</tool_call></think>ok", o);
+  EXPECT_EQ(m.reasoning_content, "<tool_call>\n<function=ls>\n</function>\n</tool_call>");
+  EXPECT_EQ(m.content, "ok");
+  expect_calls(m, {});
+}

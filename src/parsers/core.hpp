@@ -117,5 +117,6 @@ class ToolScanner {
 std::unique_ptr<ToolScanner> make_hermes(Emitter& em, const OutputParserOptions& o);
 std::unique_ptr<ToolScanner> make_llama3_json(Emitter& em, const OutputParserOptions& o);
 std::unique_ptr<ToolScanner> make_mistral(Emitter& em, const OutputParserOptions& o);
+std::unique_ptr<ToolScanner> make_qwen3_coder(Emitter& em, const OutputParserOptions& o);
 
 }  // namespace textedge::detail

@@ -20,6 +20,7 @@ constexpr FormatEntry kFormats[] = {
     {"hermes", make_hermes},
     {"llama3_json", make_llama3_json},
     {"mistral", make_mistral},
+    {"qwen3_coder", make_qwen3_coder},
 };
 constexpr const char* kReasoning[] = {"none", "think", "qwen3", "deepseek_r1"};
 
