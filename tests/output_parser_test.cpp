@@ -95,7 +95,7 @@ void expect_calls(const ParsedMessage& m, const std::vector<Call>& calls) {
     EXPECT_EQ(m.tool_calls[i].name, calls[i].name);
     EXPECT_EQ(m.tool_calls[i].arguments, calls[i].args);
     EXPECT_TRUE(valid_json(m.tool_calls[i].arguments)) << m.tool_calls[i].arguments;
-    EXPECT_EQ(m.tool_calls[i].id.substr(0, 5), "call_");
+      EXPECT_TRUE(m.tool_calls[i].id.starts_with("call_") || m.tool_calls[i].id.starts_with("functions."));
   }
   EXPECT_EQ(m.finish_reason, calls.empty() ? "stop" : "tool_calls");
 }
@@ -427,4 +427,53 @@ TEST(Qwen3Coder, CallInsideReasoning) {
   EXPECT_EQ(m.reasoning_content, "<tool_call>\n<function=ls>\n</function>\n</tool_call>");
   EXPECT_EQ(m.content, "ok");
   expect_calls(m, {});
+}
+
+// ---- deepseek_v3, deepseek_v31 ----
+
+TEST(DeepSeekV3, Calls) {
+  std::string text =
+      "Checking.<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>get_weather\n```json\n{\"city\": \"北京\"}\n```<｜tool▁call▁end｜>\n"
+      "<｜tool▁call▁begin｜>function<｜tool▁sep｜>ping\n```json\n{}\n```<｜tool▁call▁end｜><｜tool▁calls▁end｜>";
+  auto m = both(text, "deepseek_v3", "deepseek_r1");
+  EXPECT_EQ(m.reasoning_content, "Checking.<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>get_weather\n```json\n{\"city\": \"北京\"}\n```<｜tool▁call▁end｜>\n"
+      "<｜tool▁call▁begin｜>function<｜tool▁sep｜>ping\n```json\n{}\n```<｜tool▁call▁end｜><｜tool▁calls▁end｜>");  // no </think>: all reasoning
+  m = both("<think>hm</think>" + text, "deepseek_v3", "deepseek_r1");
+  EXPECT_EQ(m.reasoning_content, "hm");
+  EXPECT_EQ(m.content, "Checking.");
+  expect_calls(m, {{"get_weather", "{\"city\": \"北京\"}"}, {"ping", "{}"}});
+}
+
+TEST(DeepSeekV3, CutOff) {
+  std::string text = "<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>f\n```json\n{\"a\": \"b";
+  auto m = check(text, opts("deepseek_v3", "none", true));
+  ASSERT_EQ(m.tool_calls.size(), 1u);
+  EXPECT_EQ(m.tool_calls[0].arguments, "{\"a\": \"b");
+  m = check(text, opts("deepseek_v3", "none", false));
+  EXPECT_EQ(m.content, text);
+  m = check("<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁s", opts("deepseek_v3", "none", true));
+  EXPECT_EQ(m.content, "<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁s");
+}
+
+TEST(DeepSeekV31, Calls) {
+  std::string text =
+      "<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>a<｜tool▁sep｜>{\"x\": [1, {\"y\": \"}\"}]}<｜tool▁call▁end｜><｜tool▁call▁begin｜>b<｜tool▁sep｜>{}"
+      "<｜tool▁call▁end｜><｜tool▁calls▁end｜> after";
+  auto m = both(text, "deepseek_v31");
+  expect_calls(m, {{"a", "{\"x\": [1, {\"y\": \"}\"}]}"}, {"b", "{}"}});
+  EXPECT_EQ(m.content, " after");
+}
+
+// ---- kimi_k2 ----
+
+TEST(KimiK2, Calls) {
+  std::string text =
+      "Let me look.<|tool_calls_section_begin|><|tool_call_begin|>functions.search:0<|tool_call_argument_begin|>{\"q\": \"ü\"}<|tool_call_end|>"
+      "<|tool_call_begin|>functions.open:1<|tool_call_argument_begin|>{}<|tool_call_end|><|tool_calls_section_end|>";
+  auto m = both(text, "kimi_k2");
+  expect_calls(m, {{"search", "{\"q\": \"ü\"}"}, {"open", "{}"}});
+  EXPECT_EQ(m.tool_calls[0].id, "functions.search:0");
+  EXPECT_EQ(m.content, "Let me look.");
+  m = check("<|tool_calls_section_begin|><|tool_call_begin|>functions.search:0<|tool_call_argument_begin|>{\"q\"", opts("kimi_k2", "none", false));
+  EXPECT_EQ(m.content, "<|tool_calls_section_begin|><|tool_call_begin|>functions.search:0<|tool_call_argument_begin|>{\"q\"");
 }

@@ -335,11 +335,25 @@ std::string ToolScanner::next_id() {
   return id;
 }
 
-void ToolScanner::set_name(std::string name) {
+int match_tag(std::string& buf, unsigned char c, std::initializer_list<std::string_view> tags) {
+  buf += static_cast<char>(c);
+  bool prefix = false;
+  int i = 0;
+  for (std::string_view t : tags) {
+    if (t == buf) return i;
+    prefix |= t.starts_with(buf);
+    ++i;
+  }
+  return prefix ? -1 : -2;
+}
+
+void ToolScanner::set_name(std::string name, std::string own_id) {
   name_ = std::move(name);
+  id_ = std::move(own_id);
   if (!partial_) return;
   index_ = next_index_;
-  std::string id = next_id();
+  if (id_.empty()) id_ = next_id();
+  std::string id = std::move(id_);
   ++next_index_;
   em_.call(index_, std::move(id), name_, args_);
   args_.clear();
@@ -359,12 +373,13 @@ void ToolScanner::add_args(std::string_view s) {
 void ToolScanner::end_call() {
   if (!partial_) {
     int index = next_index_;
-    std::string id = next_id();
+    std::string id = id_.empty() ? next_id() : std::move(id_);
     ++next_index_;
     em_.call(index, std::move(id), std::move(name_), args_);
   }
   commit();
   header_sent_ = false;
+  id_.clear();
   name_.clear();
   args_.clear();
 }

@@ -5,6 +5,7 @@
 // do not depend on how the text was split into feed() calls.
 #pragma once
 
+#include <initializer_list>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -79,7 +80,7 @@ class ToolScanner {
   int calls() const { return next_index_; }
 
   // For the format modules.
-  void set_name(std::string name);
+  void set_name(std::string name, std::string id = {});  // id: the format's own call id
   void add_args(std::string_view s);
   void end_call();  // the current call is complete and valid
   void commit();    // the session's bytes so far belong to emitted calls
@@ -111,12 +112,19 @@ class ToolScanner {
   // The current call.
   bool in_call_ = false, header_sent_ = false;
   int index_ = -1, next_index_ = 0;
-  std::string name_, args_;
+  std::string name_, args_, id_;
 };
+
+// Reads one of several tags byte by byte: -1 while `buf` is a prefix of one, -2 when of none,
+// else the index of the tag completed.
+int match_tag(std::string& buf, unsigned char c, std::initializer_list<std::string_view> tags);
 
 std::unique_ptr<ToolScanner> make_hermes(Emitter& em, const OutputParserOptions& o);
 std::unique_ptr<ToolScanner> make_llama3_json(Emitter& em, const OutputParserOptions& o);
 std::unique_ptr<ToolScanner> make_mistral(Emitter& em, const OutputParserOptions& o);
 std::unique_ptr<ToolScanner> make_qwen3_coder(Emitter& em, const OutputParserOptions& o);
+std::unique_ptr<ToolScanner> make_deepseek_v3(Emitter& em, const OutputParserOptions& o);
+std::unique_ptr<ToolScanner> make_deepseek_v31(Emitter& em, const OutputParserOptions& o);
+std::unique_ptr<ToolScanner> make_kimi_k2(Emitter& em, const OutputParserOptions& o);
 
 }  // namespace textedge::detail

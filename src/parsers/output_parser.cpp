@@ -21,6 +21,9 @@ constexpr FormatEntry kFormats[] = {
     {"llama3_json", make_llama3_json},
     {"mistral", make_mistral},
     {"qwen3_coder", make_qwen3_coder},
+    {"deepseek_v3", make_deepseek_v3},
+    {"deepseek_v31", make_deepseek_v31},
+    {"kimi_k2", make_kimi_k2},
 };
 constexpr const char* kReasoning[] = {"none", "think", "qwen3", "deepseek_r1"};
 
