@@ -477,3 +477,30 @@ TEST(KimiK2, Calls) {
   m = check("<|tool_calls_section_begin|><|tool_call_begin|>functions.search:0<|tool_call_argument_begin|>{\"q\"", opts("kimi_k2", "none", false));
   EXPECT_EQ(m.content, "<|tool_calls_section_begin|><|tool_call_begin|>functions.search:0<|tool_call_argument_begin|>{\"q\"");
 }
+
+// ---- glm45 ----
+
+TEST(Glm45, Calls) {
+  auto o = coder();
+  o.format = "glm45";
+  o.reasoning = "think";
+  std::string text =
+      "<think>plan</think>Editing.<tool_call>edit\n<arg_key>path</arg_key>\n<arg_value>a/b \"c\" </arg</arg_value>\n<arg_key>line</arg_key>\n"
+      "<arg_value>7</arg_value>\n<arg_key>opts</arg_key>\n<arg_value>{\"k\": [\"ä\"]}</arg_value>\n</tool_call>\n<tool_call>ls\n</tool_call>"
+      "<tool_call>ls</tool_call>";
+  for (bool partial : {true, false}) {
+    o.partial_calls = partial;
+    auto m = check(text, o);
+    EXPECT_EQ(m.reasoning_content, "plan");
+    EXPECT_EQ(m.content, "Editing.\n");
+    expect_calls(m, {{"edit", "{\"path\": \"a/b \\\"c\\\" </arg\", \"line\": 7, \"opts\": {\"k\": [\"ä\"]}}"}, {"ls", "{}"}, {"ls", "{}"}});
+  }
+  o.partial_calls = false;
+  auto m = check("<tool_call>edit\n<arg_key>path</arg_key>\n<arg_value>x", o);
+  EXPECT_EQ(m.content, "<tool_call>edit\n<arg_key>path</arg_key>\n<arg_value>x");
+  o.partial_calls = true;
+  m = check("<tool_call>edit\n<arg_key>path</arg_key>\n<arg_value>x</arg_v", o);
+  ASSERT_EQ(m.tool_calls.size(), 1u);
+  EXPECT_EQ(m.tool_calls[0].arguments, "{\"path\": \"x");
+  EXPECT_EQ(m.content, "</arg_v");
+}

@@ -1,6 +1,10 @@
 #include "core.hpp"
 
+#include <simdjson.h>
+
 #include <cstring>
+
+#include "../json.hpp"
 
 namespace textedge::detail {
 
@@ -385,5 +389,78 @@ void ToolScanner::end_call() {
 }
 
 void ToolScanner::commit() { committed_ = raw_.size(); }
+
+// ---- raw values typed by the tools ----
+
+ToolTypes::ToolTypes(const std::string& tools_json) {
+  if (tools_json.empty()) return;
+  JsonDocument doc(std::string_view(tools_json), "tools");
+  for (auto& entry : doc.root().array()) {
+    Json fn = entry;
+    if (auto f = entry.find("function")) fn = *f;
+    auto& tool = tools_.emplace_back(std::string(fn.get("name").str()), std::vector<std::pair<std::string, std::string>>{});
+    auto p = fn.find("parameters");
+    if (!p || !p->is_object()) continue;
+    auto props = p->find("properties");
+    if (!props || !props->is_object()) continue;
+    for (auto& [k, v] : props->members()) {
+      std::string type = "string";
+      if (v.is_object())
+        if (auto t = v.find("type")) {
+          if (t->is_string()) {
+            type = t->str();
+          } else if (t->is_array()) {
+            for (auto& x : t->array())
+              if (x.is_string() && x.str() != "null") {
+                type = x.str();
+                break;
+              }
+          }
+        }
+      tool.second.emplace_back(std::string(k), type);
+    }
+  }
+}
+
+bool ToolTypes::string_typed(const std::string& tool, const std::string& parameter) const {
+  for (auto& [name, params] : tools_)
+    if (name == tool)
+      for (auto& [k, type] : params)
+        if (k == parameter) return type == "string";
+  return true;
+}
+
+void append_json_char(std::string& out, unsigned char c) {
+  switch (c) {
+    case '"': out += "\\\""; break;
+    case '\\': out += "\\\\"; break;
+    case '\n': out += "\\n"; break;
+    case '\r': out += "\\r"; break;
+    case '\t': out += "\\t"; break;
+    default:
+      if (c < 0x20) {
+        static const char hex[] = "0123456789abcdef";
+        out += "\\u00";
+        out += hex[c >> 4];
+        out += hex[c & 15];
+      } else {
+        out += static_cast<char>(c);
+      }
+  }
+}
+
+std::string json_quote(std::string_view s) {
+  std::string out = "\"";
+  for (unsigned char c : s) append_json_char(out, c);
+  out += '"';
+  return out;
+}
+
+
+std::string typed_value(const std::string& raw) {
+  simdjson::dom::parser p;
+  simdjson::padded_string ps(raw);
+  return p.parse(ps).error() == simdjson::SUCCESS ? raw : json_quote(raw);
+}
 
 }  // namespace textedge::detail

@@ -115,6 +115,20 @@ class ToolScanner {
   std::string name_, args_, id_;
 };
 
+// The JSON types of each tool's parameters, for the formats that write raw values (qwen3_coder,
+// glm45). Untyped parameters, and all of them without tools, count as strings (as in vLLM).
+class ToolTypes {
+ public:
+  explicit ToolTypes(const std::string& tools_json);
+  bool string_typed(const std::string& tool, const std::string& parameter) const;
+
+ private:
+  std::vector<std::pair<std::string, std::vector<std::pair<std::string, std::string>>>> tools_;
+};
+void append_json_char(std::string& out, unsigned char c);  // escaped for a JSON string
+std::string json_quote(std::string_view s);
+std::string typed_value(const std::string& raw);  // raw when it parses as JSON, else quoted
+
 // Reads one of several tags byte by byte: -1 while `buf` is a prefix of one, -2 when of none,
 // else the index of the tag completed.
 int match_tag(std::string& buf, unsigned char c, std::initializer_list<std::string_view> tags);
@@ -126,5 +140,6 @@ std::unique_ptr<ToolScanner> make_qwen3_coder(Emitter& em, const OutputParserOpt
 std::unique_ptr<ToolScanner> make_deepseek_v3(Emitter& em, const OutputParserOptions& o);
 std::unique_ptr<ToolScanner> make_deepseek_v31(Emitter& em, const OutputParserOptions& o);
 std::unique_ptr<ToolScanner> make_kimi_k2(Emitter& em, const OutputParserOptions& o);
+std::unique_ptr<ToolScanner> make_glm45(Emitter& em, const OutputParserOptions& o);
 
 }  // namespace textedge::detail

@@ -24,6 +24,7 @@ constexpr FormatEntry kFormats[] = {
     {"deepseek_v3", make_deepseek_v3},
     {"deepseek_v31", make_deepseek_v31},
     {"kimi_k2", make_kimi_k2},
+    {"glm45", make_glm45},
 };
 constexpr const char* kReasoning[] = {"none", "think", "qwen3", "deepseek_r1"};
 

@@ -4,11 +4,6 @@
 // schema: string parameters (and parameters the schema does not type) become JSON strings,
 // streamed as written; other values are held until </parameter>, then written as JSON when they
 // parse as JSON, else as a string.
-#include <simdjson.h>
-
-#include <map>
-
-#include "../json.hpp"
 #include "core.hpp"
 
 namespace textedge::detail {
@@ -17,61 +12,9 @@ namespace {
 constexpr std::string_view kFunction = "<function=", kParameter = "<parameter=", kEndFunction = "</function>",
                            kEndParameter = "</parameter>", kEndCall = "</tool_call>";
 
-void append_json_char(std::string& out, unsigned char c) {
-  switch (c) {
-    case '"': out += "\\\""; break;
-    case '\\': out += "\\\\"; break;
-    case '\n': out += "\\n"; break;
-    case '\r': out += "\\r"; break;
-    case '\t': out += "\\t"; break;
-    default:
-      if (c < 0x20) {
-        static const char hex[] = "0123456789abcdef";
-        out += "\\u00";
-        out += hex[c >> 4];
-        out += hex[c & 15];
-      } else {
-        out += static_cast<char>(c);
-      }
-  }
-}
-
-std::string json_quote(std::string_view s) {
-  std::string out = "\"";
-  for (unsigned char c : s) append_json_char(out, c);
-  out += '"';
-  return out;
-}
-
 class Qwen3Coder final : public ToolScanner {
  public:
-  Qwen3Coder(Emitter& em, const OutputParserOptions& o) : ToolScanner(em, o, {"<tool_call>"}) {
-    if (o.tools_json.empty()) return;
-    JsonDocument doc(std::string_view(o.tools_json), "tools");
-    for (auto& entry : doc.root().array()) {
-      Json fn = entry;
-      if (auto f = entry.find("function")) fn = *f;
-      auto& params = types_[std::string(fn.get("name").str())];
-      auto p = fn.find("parameters");
-      if (!p || !p->is_object()) continue;
-      auto props = p->find("properties");
-      if (!props || !props->is_object()) continue;
-      for (auto& [k, v] : props->members()) {
-        std::string type = "string";
-        if (v.is_object())
-          if (auto t = v.find("type")) {
-            if (t->is_string()) type = t->str();
-            else if (t->is_array())
-              for (auto& x : t->array())
-                if (x.is_string() && x.str() != "null") {
-                  type = x.str();
-                  break;
-                }
-          }
-        params[std::string(k)] = type;
-      }
-    }
-  }
+  Qwen3Coder(Emitter& em, const OutputParserOptions& o) : ToolScanner(em, o, {"<tool_call>"}), types_(o.tools_json) {}
 
  private:
   enum class St : unsigned char { pre, function_tag, name, body, tag, key, value, post };
@@ -79,12 +22,6 @@ class Qwen3Coder final : public ToolScanner {
     st_ = St::pre;
     name_.clear();
     first_ = true;
-  }
-  bool string_typed(const std::string& key) const {
-    auto f = types_.find(name_);
-    if (f == types_.end()) return true;
-    auto p = f->second.find(key);
-    return p == f->second.end() || p->second == "string";
   }
   void value_out(std::string_view s) {
     if (is_string_) {
@@ -100,9 +37,7 @@ class Qwen3Coder final : public ToolScanner {
       add_args("\"");
       return;
     }
-    simdjson::dom::parser p;
-    simdjson::padded_string ps(value_);
-    add_args(p.parse(ps).error() == simdjson::SUCCESS ? value_ : json_quote(value_));
+    add_args(typed_value(value_));
   }
   Step step(unsigned char c) override {
     switch (st_) {
@@ -154,7 +89,7 @@ class Qwen3Coder final : public ToolScanner {
           head += ": ";
           add_args(head);
           first_ = false;
-          is_string_ = string_typed(key_);
+          is_string_ = types_.string_typed(name_, key_);
           if (is_string_) add_args("\"");
           value_.clear();
           value_start_ = true;
@@ -204,7 +139,7 @@ class Qwen3Coder final : public ToolScanner {
     return Step::fail;
   }
 
-  std::map<std::string, std::map<std::string, std::string>> types_;  // tool -> parameter -> JSON type
+  ToolTypes types_;
   St st_ = St::pre;
   std::size_t at_ = 0;
   std::string name_, tag_, key_, value_;
