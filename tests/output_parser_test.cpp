@@ -504,3 +504,34 @@ TEST(Glm45, Calls) {
   EXPECT_EQ(m.tool_calls[0].arguments, "{\"path\": \"x");
   EXPECT_EQ(m.content, "</arg_v");
 }
+
+// ---- harmony ----
+
+TEST(Harmony, ChannelsAndCalls) {
+  std::string text =
+      "<|channel|>analysis<|message|>Need weather; maybe <|channel|> text.<|end|><|start|>assistant<|channel|>commentary<|message|>Checking "
+      "now.<|end|><|start|>assistant<|channel|>commentary to=functions.get_weather <|constrain|>json<|message|>{\"city\": \"Zürich\"}<|call|>"
+      "<|start|>assistant to=functions.ping<|channel|>commentary json<|message|>{}<|call|>";
+  auto m = both(text, "harmony");
+  EXPECT_EQ(m.reasoning_content, "Need weather; maybe <|channel|> text.");
+  EXPECT_EQ(m.content, "Checking now.");
+  expect_calls(m, {{"get_weather", "{\"city\": \"Zürich\"}"}, {"ping", "{}"}});
+  m = both("<|channel|>analysis<|message|>think<|end|><|start|>assistant<|channel|>final<|message|>The answer <is> 4.<|return|>", "harmony");
+  EXPECT_EQ(m.reasoning_content, "think");
+  EXPECT_EQ(m.content, "The answer <is> 4.");
+  expect_calls(m, {});
+}
+
+TEST(Harmony, CutOff) {
+  auto m = check("<|channel|>analysis<|message|>still thinking <|en", opts("harmony"));
+  EXPECT_EQ(m.reasoning_content, "still thinking <|en");
+  EXPECT_EQ(m.content, "");
+  std::string call = "<|channel|>commentary to=functions.f <|constrain|>json<|message|>{\"a\": ";
+  m = check(call, opts("harmony", "none", true));
+  ASSERT_EQ(m.tool_calls.size(), 1u);
+  EXPECT_EQ(m.tool_calls[0].arguments, "{\"a\": ");
+  m = check(call, opts("harmony", "none", false));
+  EXPECT_EQ(m.content, call);
+  m = check("<|channel|>commentary to=functions.f <|constr", opts("harmony", "none", true));
+  EXPECT_EQ(m.content, "<|channel|>commentary to=functions.f <|constr");
+}

@@ -308,6 +308,7 @@ void ToolScanner::resolve() {
 }
 
 void ToolScanner::finish() {
+  if (in_session_) at_finish();
   while (in_session_) {
     if (committed_ == raw_.size()) {
       in_session_ = false;
@@ -389,6 +390,14 @@ void ToolScanner::end_call() {
 }
 
 void ToolScanner::commit() { committed_ = raw_.size(); }
+
+void ToolScanner::emit_text(ChatDelta::Kind kind, std::string_view s) {
+  if (kind == ChatDelta::Kind::content)
+    content(s);
+  else
+    em_.text(kind, s);
+  commit();
+}
 
 // ---- raw values typed by the tools ----
 

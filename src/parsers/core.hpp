@@ -84,12 +84,14 @@ class ToolScanner {
   void add_args(std::string_view s);
   void end_call();  // the current call is complete and valid
   void commit();    // the session's bytes so far belong to emitted calls
+  void emit_text(ChatDelta::Kind kind, std::string_view s);  // content or reasoning from a session (harmony)
 
  protected:
   enum class Step { more, end, fail };
   virtual void begin(std::uint32_t marker) = 0;
   virtual Step step(unsigned char c) = 0;
   virtual bool marker_allowed(std::uint32_t) const { return true; }
+  virtual void at_finish() {}  // the output ended inside a session: release what may be released
   bool content_started() const { return content_started_; }
   bool partial() const { return partial_; }
 
@@ -141,5 +143,6 @@ std::unique_ptr<ToolScanner> make_deepseek_v3(Emitter& em, const OutputParserOpt
 std::unique_ptr<ToolScanner> make_deepseek_v31(Emitter& em, const OutputParserOptions& o);
 std::unique_ptr<ToolScanner> make_kimi_k2(Emitter& em, const OutputParserOptions& o);
 std::unique_ptr<ToolScanner> make_glm45(Emitter& em, const OutputParserOptions& o);
+std::unique_ptr<ToolScanner> make_harmony(Emitter& em, const OutputParserOptions& o);
 
 }  // namespace textedge::detail

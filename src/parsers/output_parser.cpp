@@ -25,6 +25,7 @@ constexpr FormatEntry kFormats[] = {
     {"deepseek_v31", make_deepseek_v31},
     {"kimi_k2", make_kimi_k2},
     {"glm45", make_glm45},
+    {"harmony", make_harmony},
 };
 constexpr const char* kReasoning[] = {"none", "think", "qwen3", "deepseek_r1"};
 
