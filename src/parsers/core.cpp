@@ -247,6 +247,11 @@ ToolScanner::ToolScanner(Emitter& em, const OutputParserOptions& options, std::v
     : em_(em), markers_(markers), partial_(options.partial_calls), seed_(options.id_seed) {}
 
 void ToolScanner::content(std::string_view s) {
+  if (s.empty()) return;
+  if (!gap_.empty()) {
+    em_.text(ChatDelta::Kind::content, gap_);
+    gap_.clear();
+  }
   if (!content_started_)
     for (unsigned char c : s)
       if (!json_ws(c)) content_started_ = true;
@@ -256,6 +261,13 @@ void ToolScanner::content(std::string_view s) {
 // Performance note: one automaton transition per byte; at the root (ordinary text) a byte
 // is released at once without touching held_.
 void ToolScanner::outside(unsigned char c) {
+  if (after_call_) {
+    if (json_ws(c) && held_.empty()) {
+      gap_ += static_cast<char>(c);
+      return;
+    }
+    after_call_ = false;
+  }
   std::optional<StopStrings::Match> m = markers_.feed(ac_, std::string_view(reinterpret_cast<const char*>(&c), 1));
   std::size_t keep = markers_.held(ac_);
   if (keep == 0 && held_.empty() && !m) {
@@ -268,6 +280,7 @@ void ToolScanner::outside(unsigned char c) {
     content(std::string_view(held_).substr(0, held_.size() - marker_len_));
     raw_.assign(held_, held_.size() - marker_len_);
     held_.clear();
+    gap_.clear();
     ac_ = 0;
     in_session_ = true;
     committed_ = 0;
@@ -286,6 +299,7 @@ void ToolScanner::byte(unsigned char c) {
   Step s = step(c);
   if (s == Step::end) {
     in_session_ = false;
+    after_call_ = true;
     raw_.clear();
   } else if (s == Step::fail) {
     resolve();
@@ -300,6 +314,8 @@ void ToolScanner::resolve() {
   if (from == 0) {
     from = marker_len_;
     content(std::string_view(raw).substr(0, from));
+  } else {
+    after_call_ = true;
   }
   in_call_ = header_sent_ = false;
   name_.clear();
@@ -319,6 +335,7 @@ void ToolScanner::finish() {
   }
   content(held_);
   held_.clear();
+  gap_.clear();  // whitespace after the last call
   ac_ = 0;
 }
 

@@ -105,6 +105,9 @@ class ToolScanner {
   StopStrings markers_;
   std::uint32_t ac_ = 0;
   std::string held_;  // outside: bytes that could begin a marker
+  // Whitespace after a call, dropped if another call or the end follows, else content.
+  bool after_call_ = false;
+  std::string gap_;
   bool partial_;
   std::uint64_t seed_;
   bool content_started_ = false;
