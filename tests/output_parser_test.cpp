@@ -535,3 +535,34 @@ TEST(Harmony, CutOff) {
   m = check("<|channel|>commentary to=functions.f <|constr", opts("harmony", "none", true));
   EXPECT_EQ(m.content, "<|channel|>commentary to=functions.f <|constr");
 }
+
+// ---- pythonic ----
+
+TEST(Pythonic, Calls) {
+  std::string text =
+      "[get_weather(city='San \"Fran\"', days=3, units=None), search(q=\"it's ü\", tags=['a', \"b\"], opts={'deep': True, 'n': -1.5}, "
+      "pair=(1, 2),), ping()]";
+  auto m = both(text, "pythonic");
+  expect_calls(m, {{"get_weather", "{\"city\": \"San \\\"Fran\\\"\", \"days\": 3, \"units\": null}"},
+                   {"search", "{\"q\": \"it's ü\", \"tags\": [\"a\", \"b\"], \"opts\": {\"deep\": true, \"n\": -1.5}, \"pair\": [1, 2]}"},
+                   {"ping", "{}"}});
+  EXPECT_EQ(m.content, "");
+  m = both("<|python_start|>[f(x='\\\\n\\'')]<|python_end|>", "pythonic");
+  expect_calls(m, {{"f", "{\"x\": \"\\\\n'\"}"}});
+  EXPECT_EQ(m.content, "");
+}
+
+TEST(Pythonic, TextIsContent) {
+  for (std::string text : {"[1] is a citation", "[Note](http://x) f(a=1)", "Call [f(a=1)] later", "[f(a=unknown)]"}) {
+    auto m = check(text, opts("pythonic", "none", false));
+    EXPECT_EQ(m.content, text);
+    expect_calls(m, {});
+  }
+  // Calls are complete at their ")": a broken list keeps them (with either policy).
+  auto m = check("[f(a=1) ; g()]", opts("pythonic", "none", false));
+  expect_calls(m, {{"f", "{\"a\": 1}"}});
+  EXPECT_EQ(m.content, " ; g()]");
+  m = check("[f(a=[1, 2", opts("pythonic", "none", true));
+  ASSERT_EQ(m.tool_calls.size(), 1u);
+  EXPECT_EQ(m.tool_calls[0].arguments, "{\"a\": [1, 2");
+}

@@ -283,7 +283,6 @@ TEST(ToolCallPattern, Errors) {
 // pattern accepts: the same wrapper spellings, separators and envelopes.
 TEST(ToolCallPattern, TheOutputParserReadsWhatThePatternForces) {
   for (auto& format : kFormats) {
-    if (format == "pythonic") continue;  // no output parser yet
     bool parallel = format != "harmony";
     std::vector<std::pair<std::string, Args>> calls = {{"get_weather", kParis}};
     if (parallel) calls.push_back({"send_email", {{"to", "\"x@y.z\""}, {"body", "\"b\""}, {"urgent", "true"}}});

@@ -147,5 +147,6 @@ std::unique_ptr<ToolScanner> make_deepseek_v31(Emitter& em, const OutputParserOp
 std::unique_ptr<ToolScanner> make_kimi_k2(Emitter& em, const OutputParserOptions& o);
 std::unique_ptr<ToolScanner> make_glm45(Emitter& em, const OutputParserOptions& o);
 std::unique_ptr<ToolScanner> make_harmony(Emitter& em, const OutputParserOptions& o);
+std::unique_ptr<ToolScanner> make_pythonic(Emitter& em, const OutputParserOptions& o);
 
 }  // namespace textedge::detail

@@ -26,6 +26,7 @@ constexpr FormatEntry kFormats[] = {
     {"kimi_k2", make_kimi_k2},
     {"glm45", make_glm45},
     {"harmony", make_harmony},
+    {"pythonic", make_pythonic},
 };
 constexpr const char* kReasoning[] = {"none", "think", "qwen3", "deepseek_r1"};
 
