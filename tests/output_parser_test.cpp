@@ -85,6 +85,16 @@ ParsedMessage check(std::string_view text, const OutputParserOptions& o) {
   return whole;
 }
 
+std::string json_quote_for_test(const std::string& s) {
+  std::string out = "\"";
+  for (unsigned char c : s) {
+    if (c == '"' || c == '\\') out += '\\';
+    if (c < 0x20) out += "\\u00" + std::string(1, "0123456789abcdef"[c >> 4]) + "0123456789abcdef"[c & 15];
+    else out += static_cast<char>(c);
+  }
+  return out + "\"";
+}
+
 struct Call {
   std::string name, args;
 };
@@ -565,4 +575,91 @@ TEST(Pythonic, TextIsContent) {
   m = check("[f(a=[1, 2", opts("pythonic", "none", true));
   ASSERT_EQ(m.tool_calls.size(), 1u);
   EXPECT_EQ(m.tool_calls[0].arguments, "{\"a\": [1, 2");
+}
+
+// ---- every format: random texts built from marker pieces ----
+
+TEST(AllFormats, RandomTextsAreSplitInvariant) {
+  const std::vector<std::string> pieces = {
+      "<tool_call>", "</tool_call>", "\n", " ", "{", "}", "[", "]", "(", ")", "\"", "'", ":", ",", ";", "\\", "=",
+      "{\"name\": \"f\", \"arguments\": {\"a\": 1}}", "{\"name\": \"g\", \"parameters\": {}}", "\"name\"", "\"arguments\"",
+      "<think>", "</think>", "<thi", "</tool", "[TOOL_CALLS]", "[ARGS]", "f", "x", "é", "日", "1", "true", "True", "None",
+      "<|python_tag|>", "<function=f>", "<parameter=path>", "</parameter>", "</function>", "<arg_key>", "</arg_key>",
+      "<arg_value>", "</arg_value>", "<｜tool▁calls▁begin｜>", "<｜tool▁call▁begin｜>", "function<｜tool▁sep｜>", "```json\n",
+      "```", "<｜tool▁call▁end｜>", "<｜tool▁calls▁end｜>", "<|tool_calls_section_begin|>", "<|tool_call_begin|>",
+      "functions.f:0", "<|tool_call_argument_begin|>", "<|tool_call_end|>", "<|tool_calls_section_end|>", "<|start|>assistant",
+      "<|channel|>", "analysis", "final", "commentary to=functions.f ", "<|constrain|>json", "<|message|>", "<|end|>", "<|call|>",
+      "<|return|>", "f(a=1)", "<|python_start|>", "<|python_end|>"};
+  std::mt19937 rng(123);
+  for (auto& format : list_formats()) {
+    for (const char* reasoning : {"none", "qwen3"}) {
+      for (int n = 0; n < 150; ++n) {
+        std::string text;
+        int len = 1 + static_cast<int>(rng() % 24);
+        for (int i = 0; i < len; ++i) text += pieces[rng() % pieces.size()];
+        for (bool partial : {true, false}) {
+          auto o = opts(format, reasoning, partial);
+          if (format == "qwen3_coder" || format == "glm45") o.tools_json = coder().tools_json;
+          ParsedMessage whole = parse_output(text, o);
+          std::vector<std::size_t> one;
+          for (std::size_t i = 1; i < text.size(); ++i) one.push_back(i);
+          expect_same(stream(text, o, one), whole, format + " one byte: " + text);
+          std::vector<std::size_t> cuts;
+          for (std::size_t i = 1; i < text.size(); ++i)
+            if (rng() % 5 == 0) cuts.push_back(i);
+          expect_same(stream(text, o, cuts), whole, format + " random: " + text);
+          if (!partial)
+            for (auto& call : whole.tool_calls) EXPECT_TRUE(valid_json(call.arguments)) << format << ": " << text;
+          if (HasFailure()) return;
+        }
+      }
+    }
+  }
+}
+
+TEST(AllFormats, MutatedCallsAreSplitInvariant) {
+  const std::vector<std::pair<std::string, std::string>> samples = {
+      {"hermes", "Hi <tool_call>\n{\"name\": \"f\", \"arguments\": {\"a\": [1, \"}\"]}}\n</tool_call>\n<tool_call>\n{\"name\": \"g\", \"arguments\": {}}\n</tool_call>"},
+      {"llama3_json", "<|python_tag|>{\"name\": \"f\", \"parameters\": {\"a\": \"é\"}}; {\"name\": \"g\", \"parameters\": {}}"},
+      {"mistral", "[TOOL_CALLS][{\"name\": \"f\", \"arguments\": {\"a\": 1}}, {\"name\": \"g\", \"arguments\": {}}]"},
+      {"mistral", "[TOOL_CALLS]f[ARGS]{\"a\": 1}[TOOL_CALLS]g[ARGS]{}"},
+      {"qwen3_coder", "ok\n<tool_call>\n<function=edit>\n<parameter=path>\na\n</parameter>\n<parameter=line>\n4\n</parameter>\n</function>\n</tool_call>"},
+      {"deepseek_v3", "<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>f\n```json\n{\"a\": 1}\n```<｜tool▁call▁end｜>\n<｜tool▁call▁begin｜>function<｜tool▁sep｜>g\n```json\n{}\n```<｜tool▁call▁end｜><｜tool▁calls▁end｜>"},
+      {"deepseek_v31", "<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>f<｜tool▁sep｜>{\"a\": 1}<｜tool▁call▁end｜><｜tool▁calls▁end｜>"},
+      {"kimi_k2", "<|tool_calls_section_begin|><|tool_call_begin|>functions.f:0<|tool_call_argument_begin|>{\"a\": 1}<|tool_call_end|><|tool_calls_section_end|>"},
+      {"glm45", "<tool_call>edit\n<arg_key>path</arg_key>\n<arg_value>a</arg_value>\n<arg_key>line</arg_key>\n<arg_value>4</arg_value>\n</tool_call>"},
+      {"harmony", "<|channel|>analysis<|message|>hm<|end|><|start|>assistant<|channel|>commentary to=functions.f <|constrain|>json<|message|>{\"a\": 1}<|call|>"},
+      {"pythonic", "[f(a=1, b='x', c=[True, None], d={'k': (1, 2)}), g()]"},
+  };
+  std::mt19937 rng(99);
+  for (auto& [format, sample] : samples) {
+    for (int n = 0; n < 300; ++n) {
+      std::string text = sample;
+      int edits = 1 + static_cast<int>(rng() % 3);
+      for (int e = 0; e < edits && !text.empty(); ++e) {
+        std::size_t at = rng() % text.size();
+        switch (rng() % 4) {
+          case 0: text.resize(at); break;                                      // cut off
+          case 1: text.erase(at, 1); break;                                     // a byte lost
+          case 2: text.insert(at, text.substr(at, rng() % 8)); break;           // a span repeated
+          default: text.insert(at, std::string(1, "{}[]\"'<>|,:\n x"[rng() % 15]));  // a stray byte
+        }
+      }
+      for (bool partial : {true, false}) {
+        auto o = opts(format, "none", partial);
+        o.tools_json = coder().tools_json;
+        ParsedMessage whole = parse_output(text, o);
+        std::vector<std::size_t> one;
+        for (std::size_t i = 1; i < text.size(); ++i) one.push_back(i);
+        expect_same(stream(text, o, one), whole, format + " one byte: " + text);
+        std::vector<std::size_t> cuts;
+        for (std::size_t i = 1; i < text.size(); ++i)
+          if (rng() % 4 == 0) cuts.push_back(i);
+        expect_same(stream(text, o, cuts), whole, format + " random: " + text);
+        if (!partial && valid_json(json_quote_for_test(text)))  // the text is UTF-8 (a cut may split a character)
+          for (auto& call : whole.tool_calls) EXPECT_TRUE(valid_json(call.arguments)) << format << ": " << text << " -> " << call.arguments;
+        if (HasFailure()) return;
+      }
+    }
+  }
 }
