@@ -663,3 +663,14 @@ TEST(AllFormats, MutatedCallsAreSplitInvariant) {
     }
   }
 }
+
+TEST(OutputParser, RandomIdsAreUnique) {
+  auto o = opts("hermes");
+  o.id_seed = 0;
+  std::string text = "<tool_call>{\"name\": \"a\"}</tool_call><tool_call>{\"name\": \"a\"}</tool_call>";
+  auto m1 = parse_output(text, o), m2 = parse_output(text, o);
+  ASSERT_EQ(m1.tool_calls.size(), 2u);
+  EXPECT_NE(m1.tool_calls[0].id, m1.tool_calls[1].id);
+  EXPECT_NE(m1.tool_calls[0].id, m2.tool_calls[0].id);
+  EXPECT_EQ(m1.tool_calls[0].id.size(), 29u);
+}

@@ -3,6 +3,7 @@
 #include <simdjson.h>
 
 #include <cstring>
+#include <random>
 
 #include "../json.hpp"
 
@@ -341,7 +342,10 @@ void ToolScanner::finish() {
 
 std::string ToolScanner::next_id() {
   static const char kAlphabet[] = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
-  if (seed_ == 0) seed_ = std::uint64_t(reinterpret_cast<std::uintptr_t>(this)) ^ 0x9E3779B97F4A7C15ull;
+  if (seed_ == 0) {
+    std::random_device rd;
+    seed_ = (std::uint64_t(rd()) << 32 | rd()) | 1;
+  }
   std::string id = "call_";
   std::uint64_t x = seed_ + 0x9E3779B97F4A7C15ull * static_cast<std::uint64_t>(next_index_ + 1);
   for (int i = 0; i < 24; ++i) {

@@ -21,7 +21,7 @@ class Harmony final : public ToolScanner {
 
  private:
   enum class St : unsigned char { header, body, args, after_args };
-  enum class Body : unsigned char { reasoning, content, call };
+  enum class Body : unsigned char { reasoning, content };
   void begin(std::uint32_t marker) override {
     st_ = St::header;
     header_ = marker == 0 ? "<|start|>" : std::string(kChannel);
