@@ -122,8 +122,14 @@ Args parse_args(int argc, char** argv) {
       a.schema.strict = true;
     else if (arg == "--reasoning")
       a.parse.reasoning = value("--reasoning");
-    else if (arg == "--starts-in-reasoning" || arg == "--whole" || arg == "--no-partial-calls" || arg == "--list")
-      (arg == "--whole" ? a.parse.whole : arg == "--list" ? a.parse.list : arg == "--no-partial-calls" ? a.parse.no_partial_calls : a.parse.starts_in_reasoning) = true;
+    else if (arg == "--starts-in-reasoning")
+      a.parse.starts_in_reasoning = true;
+    else if (arg == "--whole")
+      a.parse.whole = true;
+    else if (arg == "--no-partial-calls")
+      a.parse.no_partial_calls = true;
+    else if (arg == "--list")
+      a.parse.list = true;
     else if (arg == "--ignore-eos")
       a.stream.ignore_eos = true;
     else if (arg == "--threads") {

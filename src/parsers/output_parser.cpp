@@ -66,6 +66,11 @@ class ParserCore {
     in_reasoning_ = reasoning_ && (o.starts_in_reasoning || o.reasoning == "deepseek_r1");
   }
 
+  // Performance note: each byte is seen once (one automaton step per layer), so a delta costs
+  // its own length whatever came before; ~20 ns/byte with one-character deltas (bench/
+  // parse_bench.cpp). Rejected: re-parsing the accumulated text on every delta and diffing
+  // against what was sent (quadratic in the output's length, and the source of duplicated
+  // or lost argument text when several tokens arrive in one delta).
   void feed(std::string_view s, std::vector<ChatDelta>& out) {
     em_.out = &out;
     if (!reasoning_ || done_) {
