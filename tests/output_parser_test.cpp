@@ -674,3 +674,17 @@ TEST(OutputParser, RandomIdsAreUnique) {
   EXPECT_NE(m1.tool_calls[0].id, m2.tool_calls[0].id);
   EXPECT_EQ(m1.tool_calls[0].id.size(), 29u);
 }
+
+TEST(Hermes, NumbersAreCheckedStrictly) {
+  auto m = both("<tool_call>{\"name\": \"f\", \"arguments\": {\"a\": -1.5e-3, \"b\": 0, \"c\": [10, 0.25E+2]}}</tool_call>", "hermes");
+  expect_calls(m, {{"f", "{\"a\": -1.5e-3, \"b\": 0, \"c\": [10, 0.25E+2]}"}});
+  for (std::string bad : {"01", "-", "1.", "1e", "1-2", "+1", ".5"}) {
+    std::string text = "<tool_call>{\"name\": \"f\", \"arguments\": {\"a\": " + bad + "}}</tool_call>";
+    auto held = check(text, opts("hermes", "none", false));
+    EXPECT_EQ(held.content, text) << bad;
+    expect_calls(held, {});
+    auto streamed = check(text, opts("hermes", "none", true));
+    ASSERT_EQ(streamed.tool_calls.size(), 1u) << bad;
+    EXPECT_FALSE(valid_json(streamed.tool_calls[0].arguments)) << bad;  // kept as streamed: a valid prefix
+  }
+}

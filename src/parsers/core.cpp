@@ -35,6 +35,8 @@ bool json_ws(unsigned char c) { return c == ' ' || c == '\n' || c == '\r' || c =
 
 // ---- JsonScan ----
 
+enum : unsigned char { kMinus, kZero, kInt, kDot, kFrac, kE, kESign, kExp };
+
 JsonScan::R JsonScan::begin_value(unsigned char c) {
   switch (c) {
     case '{': stack_ += '{'; st_ = St::key_or_close; return R::ok;
@@ -46,6 +48,7 @@ JsonScan::R JsonScan::begin_value(unsigned char c) {
     default:
       if (c == '-' || (c >= '0' && c <= '9')) {
         st_ = St::num;
+        num_ = c == '-' ? kMinus : c == '0' ? kZero : kInt;
         return R::ok;
       }
       return R::error;
@@ -130,10 +133,32 @@ JsonScan::R JsonScan::step(unsigned char c) {
         if (--hex_ == 0) st_ = St::str;
         if (in_key_ && stack_.size() == 1) key_ += static_cast<char>(c);
         return R::ok;
-      case St::num:
-        if ((c >= '0' && c <= '9') || c == '.' || c == 'e' || c == 'E' || c == '+' || c == '-') return R::ok;
+      case St::num: {
+        // -? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?, strictly, so that every
+        // streamed prefix can still become valid JSON.
+        bool digit = c >= '0' && c <= '9';
+        switch (num_) {
+          case kMinus: if (!digit) return R::error; num_ = c == '0' ? kZero : kInt; return R::ok;
+          case kInt: if (digit) return R::ok; [[fallthrough]];
+          case kZero:
+            if (c == '.') { num_ = kDot; return R::ok; }
+            if (c == 'e' || c == 'E') { num_ = kE; return R::ok; }
+            break;
+          case kDot: if (!digit) return R::error; num_ = kFrac; return R::ok;
+          case kFrac:
+            if (digit) return R::ok;
+            if (c == 'e' || c == 'E') { num_ = kE; return R::ok; }
+            break;
+          case kE:
+            if (c == '+' || c == '-') { num_ = kESign; return R::ok; }
+            [[fallthrough]];
+          case kESign: if (!digit) return R::error; num_ = kExp; return R::ok;
+          case kExp: if (digit) return R::ok; break;
+        }
+        if (digit) return R::error;  // a digit after a leading 0
         value_end();  // the number ended before this byte: read it again after the value
         continue;
+      }
       case St::lit:
         if (c != static_cast<unsigned char>(lit_[lit_pos_])) return R::error;
         if (!lit_[++lit_pos_]) return value_end();

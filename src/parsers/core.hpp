@@ -44,7 +44,7 @@ class JsonScan {
   R value_end();
   St st_ = St::value;
   bool in_key_ = false;
-  unsigned char hex_ = 0, lit_pos_ = 0;
+  unsigned char hex_ = 0, lit_pos_ = 0, num_ = 0;  // num_: where in the number grammar
   const char* lit_ = nullptr;
   std::string stack_, key_;
 };
