@@ -15,7 +15,9 @@ void Emitter::text(ChatDelta::Kind kind, std::string_view s) {
     out->back().text += s;
     return;
   }
-  out->push_back(ChatDelta{kind, std::string(s), -1, {}, {}});
+  ChatDelta& d = out->emplace_back();
+  d.kind = kind;
+  d.text.assign(s);
 }
 
 void Emitter::call(int index, std::string id, std::string name, std::string_view args) {

@@ -103,8 +103,12 @@ class ParserCore {
   void byte(unsigned char c) {
     if (done_) return to_content(c);
     const StopStrings& ac = in_reasoning_ ? close_ : open_;
-    held_ += static_cast<char>(c);
     std::optional<StopStrings::Match> m = ac.feed(state_, std::string_view(reinterpret_cast<const char*>(&c), 1));
+    if (!m && held_.empty() && ac.held(state_) == 0 && in_reasoning_) {  // ordinary reasoning text
+      emit_reasoning(std::string_view(reinterpret_cast<const char*>(&c), 1));
+      return;
+    }
+    held_ += static_cast<char>(c);
     if (m) {
       std::size_t len = ac.pattern(m->index).size();
       std::string before = held_.substr(0, held_.size() - len);
