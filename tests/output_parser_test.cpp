@@ -484,6 +484,8 @@ TEST(KimiK2, Calls) {
   expect_calls(m, {{"search", "{\"q\": \"ü\"}"}, {"open", "{}"}});
   EXPECT_EQ(m.tool_calls[0].id, "functions.search:0");
   EXPECT_EQ(m.content, "Let me look.");
+  m = both("<|tool_call_section_begin|> <|tool_call_begin|> functions.a.b:3 <|tool_call_argument_begin|> {} <|tool_call_end|> <|tool_calls_section_end|>", "kimi_k2");
+  expect_calls(m, {{"a.b", "{}"}});
   m = check("<|tool_calls_section_begin|><|tool_call_begin|>functions.search:0<|tool_call_argument_begin|>{\"q\"", opts("kimi_k2", "none", false));
   EXPECT_EQ(m.content, "<|tool_calls_section_begin|><|tool_call_begin|>functions.search:0<|tool_call_argument_begin|>{\"q\"");
 }

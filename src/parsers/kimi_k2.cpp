@@ -12,7 +12,9 @@ constexpr std::string_view kCallBegin = "<|tool_call_begin|>", kSectionEnd = "<|
 
 class KimiK2 final : public ToolScanner {
  public:
-  KimiK2(Emitter& em, const OutputParserOptions& o) : ToolScanner(em, o, {"<|tool_calls_section_begin|>"}) {}
+  // The singular spelling also occurs in Kimi K2 outputs (llama.cpp and others accept both).
+  KimiK2(Emitter& em, const OutputParserOptions& o)
+      : ToolScanner(em, o, {"<|tool_calls_section_begin|>", "<|tool_call_section_begin|>"}) {}
 
  private:
   enum class St : unsigned char { between, between_tag, id, arg_tag, args_pre, args, after_args };
@@ -43,7 +45,7 @@ class KimiK2 final : public ToolScanner {
           st_ = St::arg_tag;
           return step(c);
         }
-        if (json_ws(c)) return Step::fail;
+        if (json_ws(c)) return Step::more;  // spaces around the id
         id_ += static_cast<char>(c);
         return Step::more;
       case St::arg_tag:
