@@ -351,6 +351,10 @@ TEST(Detect, Templates) {
   EXPECT_EQ(detect_format("[TOOL_CALLS]").format, "mistral");
   EXPECT_EQ(detect_format("<|python_tag|>").format, "llama3_json");
   EXPECT_EQ(detect_format("plain").format, "none");
+  auto qwq = detect_format("{%- if add_generation_prompt %}{{- '<|im_start|>assistant\\n<think>\\n' }}{%- endif %}<tool_call>");
+  EXPECT_EQ(qwq.reasoning, "think");
+  EXPECT_TRUE(qwq.starts_in_reasoning);
+  EXPECT_FALSE(detect_format("{% if enable_thinking %}<think>{% endif %}").starts_in_reasoning);
 }
 
 TEST(Detect, RealTemplates) {

@@ -69,6 +69,7 @@ std::vector<std::string> list_reasoning_formats();
 
 struct DetectedFormat {
   std::string format = "none", reasoning = "none";
+  bool starts_in_reasoning = false;  // the generation prompt ends with <think>
 };
 // The tool call and reasoning formats whose markers a chat template's source contains.
 DetectedFormat detect_format(std::string_view chat_template_source);

@@ -233,6 +233,8 @@ DetectedFormat detect_format(std::string_view t) {
     if (has("<｜Assistant｜>")) d.reasoning = "deepseek_r1";  // DeepSeek-R1: the prompt ends with <think>
     else if (has("enable_thinking")) d.reasoning = "qwen3";  // Qwen3: enable_thinking switch
     else d.reasoning = "think";                              // other <think> models (QwQ, ...)
+    // The generation prompt opens the reasoning: QwQ-32B, Qwen3-*-Thinking-2507, DeepSeek-R1-0528.
+    d.starts_in_reasoning = has("assistant\\n<think>\\n") || has("<｜Assistant｜><think>\\n") || d.reasoning == "deepseek_r1";
   }
   return d;
 }
