@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "json_out.hpp"
+#include "parse_command.hpp"
 #include "render_command.hpp"
 #include "schema_commands.hpp"
 #include "textedge/textedge.hpp"
@@ -51,6 +52,11 @@ constexpr const char* kUsage = R"(usage:
   textedge tool-regex --tools FILE --format NAME [--name TOOL] [--parallel]
       the regex that forces a tool call; FILE is an OpenAI tools array, NAME one of hermes,
       llama3_json, mistral, qwen3_coder, deepseek_v3, deepseek_v31, kimi_k2, glm45, harmony, pythonic.
+  textedge parse --format NAME [--reasoning NAME] [--starts-in-reasoning] [--tools FILE]
+                 [--whole] [--no-partial-calls]
+      each stdin line is a JSON string (a text delta); each output line the JSON array of
+      OpenAI delta objects it produced; a last line for what finishing released. --whole: one
+      JSON message object with finish_reason. `textedge parse --list` lists the names.
 MODEL is a model directory (tokenizer.json [+ tokenizer_config.json]) or a tokenizer.json file.
 )";
 
@@ -63,6 +69,7 @@ struct Args {
   textedge::StreamOptions stream{.skip_special_tokens = false};
   textedge::cli::SchemaCommand schema;  // schema-regex, tool-regex
   textedge::cli::RenderCommand render;
+  textedge::cli::ParseCommand parse;
 };
 
 [[noreturn]] void usage_error(const std::string& message) {
@@ -126,6 +133,16 @@ Args parse_args(int argc, char** argv) {
       a.render.request = value("--request");
     else if (arg == "--ids")
       a.render.ids = true;
+    else if (arg == "--reasoning")
+      a.parse.reasoning = value("--reasoning");
+    else if (arg == "--starts-in-reasoning")
+      a.parse.starts_in_reasoning = true;
+    else if (arg == "--whole")
+      a.parse.whole = true;
+    else if (arg == "--no-partial-calls")
+      a.parse.no_partial_calls = true;
+    else if (arg == "--list")
+      a.parse.list = true;
     else if (arg == "--ignore-eos")
       a.stream.ignore_eos = true;
     else if (arg == "--threads") {
@@ -161,12 +178,17 @@ Args parse_args(int argc, char** argv) {
     a.render.model = a.model;
     if (a.model.empty() && a.render.template_file.empty()) usage_error("render needs -m MODEL or --template FILE");
     if (a.render.ids && a.model.empty()) usage_error("render --ids needs -m MODEL (its tokenizer)");
+  } else if (a.command == "parse") {
+    a.parse.active = true;
+    if (!a.schema.format.empty()) a.parse.format = a.schema.format;
+    a.parse.tools = a.schema.tools;
   } else if (a.command == "encode" && positional.size() > next) {
     a.text = positional[next++];
     a.has_text = true;
   }
   if (positional.size() > next) usage_error("unexpected argument '" + positional[next] + "'");
-  if (a.model.empty() && a.schema.command.empty() && !a.render.requested) usage_error("missing -m MODEL");
+  if (a.model.empty() && a.schema.command.empty() && !a.render.requested && !a.parse.active)
+    usage_error("missing -m MODEL");
   return a;
 }
 
@@ -552,6 +574,7 @@ int main(int argc, char** argv) {
   Args a = parse_args(argc, argv);
   if (!a.schema.command.empty()) return textedge::cli::run_schema_command(a.schema);
   if (a.render.requested) return textedge::cli::run_render(a.render);
+  if (a.parse.active) return textedge::cli::run_parse_command(a.parse);
   try {
     auto t0 = std::chrono::steady_clock::now();
     Tokenizer tok = Tokenizer::load(a.model);

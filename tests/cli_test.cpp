@@ -176,3 +176,21 @@ TEST(Cli, SchemaRegexAndToolRegex) {
 }
 
 }  // namespace
+
+TEST(Cli, ParseStreamsDeltasAndWholeMessages) {
+  std::string input = "\"<think>hm</thi\"\n\"nk>ok <tool_call>\\n{\\\"name\\\": \\\"f\\\", \\\"argu\"\n\"ments\\\": {\\\"a\\\": 1}}\\n</tool_call>\"\n";
+  auto r = run("parse --format hermes --reasoning qwen3", input);
+  EXPECT_EQ(r.status, 0) << r.out;
+  EXPECT_NE(r.out.find("[{\"reasoning_content\":\"hm\"}]\n"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\"type\":\"function\",\"function\":{\"name\":\"f\",\"arguments\":\"\"}}]}]\n"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("[{\"tool_calls\":[{\"index\":0,\"function\":{\"arguments\":\"{\\\"a\\\": 1}\"}}]}]\n[]\n"), std::string::npos) << r.out;
+  auto w = run("parse --format hermes --reasoning qwen3 --whole --no-partial-calls", input);
+  EXPECT_EQ(w.status, 0) << w.out;
+  EXPECT_NE(w.out.find("\"content\":\"ok \",\"reasoning_content\":\"hm\",\"tool_calls\":[{\"id\":\"call_"), std::string::npos) << w.out;
+  EXPECT_NE(w.out.find("\"finish_reason\":\"tool_calls\"}"), std::string::npos) << w.out;
+  auto l = run("parse --list");
+  EXPECT_NE(l.out.find("pythonic"), std::string::npos);
+  auto e = run("parse --format nope");
+  EXPECT_EQ(e.status, 1);
+  EXPECT_NE(e.out.find("known: none, hermes"), std::string::npos) << e.out;
+}

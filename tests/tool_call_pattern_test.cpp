@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "textedge/output_parser.hpp"
 #include "textedge/schema.hpp"
 
 namespace {
@@ -277,3 +278,31 @@ TEST(ToolCallPattern, Errors) {
 }
 
 }  // namespace
+
+// The output parser (include/textedge/output_parser.hpp) reads back exactly what the forcing
+// pattern accepts: the same wrapper spellings, separators and envelopes.
+TEST(ToolCallPattern, TheOutputParserReadsWhatThePatternForces) {
+  for (auto& format : kFormats) {
+    bool parallel = format != "harmony";
+    std::vector<std::pair<std::string, Args>> calls = {{"get_weather", kParis}};
+    if (parallel) calls.push_back({"send_email", {{"to", "\"x@y.z\""}, {"body", "\"b\""}, {"urgent", "true"}}});
+    std::string text = render(format, calls);
+    EXPECT_TRUE(full_match(textedge::tool_call_pattern(kTools, format, "", parallel), text)) << format;
+    for (bool partial : {true, false}) {
+      textedge::OutputParserOptions o;
+      o.format = format;
+      o.tools_json = kTools;
+      o.partial_calls = partial;
+      textedge::ParsedMessage m = textedge::parse_output(text, o);
+      EXPECT_EQ(m.content, "") << format;
+      ASSERT_EQ(m.tool_calls.size(), calls.size()) << format;
+      for (std::size_t i = 0; i < calls.size(); ++i) {
+        simdjson::dom::parser p, q;
+        EXPECT_EQ(m.tool_calls[i].name, calls[i].first) << format;
+        EXPECT_EQ(simdjson::minify(p.parse(m.tool_calls[i].arguments).value()),
+                  simdjson::minify(q.parse(json_object(calls[i].second)).value()))
+            << format << ": " << m.tool_calls[i].arguments;
+      }
+    }
+  }
+}

@@ -1,0 +1,82 @@
+// Model output -> OpenAI chat-completion deltas: reasoning, content and tool calls, streamed.
+// docs/output_parsing.md describes the formats and the policy for malformed and cut-off calls.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace textedge {
+
+struct OutputParserOptions {
+  std::string format = "none";     // tool call format (list_formats()), "none" for no calls
+  std::string reasoning = "none";  // "none", "think", "qwen3" or "deepseek_r1"
+  bool starts_in_reasoning = false;  // the opening <think> is already in the prompt
+  std::string tools_json;          // OpenAI tools array (qwen3_coder types values by it)
+  // true: a call's header streams once its name is complete, then its arguments; a call that
+  // breaks later keeps what was streamed. false: calls are held until complete and valid.
+  bool partial_calls = true;
+  std::uint64_t id_seed = 0;  // call ids are derived from it; 0 picks a random seed
+};
+
+// One OpenAI delta: reasoning_content, content, or one fragment of one tool call.
+struct ChatDelta {
+  enum class Kind { content, reasoning, tool_call };
+  Kind kind = Kind::content;
+  std::string text;  // content / reasoning_content, or the tool call's arguments fragment
+  int index = -1;    // tool_call: the call's index
+  std::string id, name;  // tool_call: set on a call's first fragment only
+};
+
+struct ParsedToolCall {
+  std::string id, name, arguments;
+};
+
+struct ParsedMessage {
+  std::string content, reasoning_content;
+  std::vector<ParsedToolCall> tool_calls;
+  std::string finish_reason = "stop";  // "tool_calls" when calls were made
+};
+
+namespace detail {
+class ParserCore;
+}
+
+class OutputParser {
+ public:
+  explicit OutputParser(const OutputParserOptions& options);  // throws Error on unknown names
+  ~OutputParser();
+  OutputParser(OutputParser&&) noexcept;
+  OutputParser& operator=(OutputParser&&) noexcept;
+  // Appends the deltas that `delta` makes final (consecutive pieces of one kind merged).
+  void feed(std::string_view delta, std::vector<ChatDelta>& out);
+  // End of output: releases what was held back.
+  void finish(std::vector<ChatDelta>& out);
+  bool made_calls() const;
+
+ private:
+  std::unique_ptr<detail::ParserCore> core_;
+};
+
+ParsedMessage parse_output(std::string_view text, const OutputParserOptions& options);
+// Folds deltas into a message (what a client does with a stream).
+void merge_deltas(const std::vector<ChatDelta>& deltas, ParsedMessage& into);
+
+std::vector<std::string> list_formats();
+std::vector<std::string> list_reasoning_formats();
+
+struct DetectedFormat {
+  std::string format = "none", reasoning = "none";
+  bool starts_in_reasoning = false;  // the generation prompt ends with <think>
+};
+// The tool call and reasoning formats whose markers a chat template's source contains.
+DetectedFormat detect_format(std::string_view chat_template_source);
+
+// JSON for the CLI: a delta as an OpenAI delta object, a message as an OpenAI message object
+// plus "finish_reason".
+std::string to_json(const ChatDelta& delta);
+std::string to_json(const ParsedMessage& message);
+
+}  // namespace textedge

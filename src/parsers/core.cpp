@@ -1,0 +1,523 @@
+#include "core.hpp"
+
+#include <simdjson.h>
+
+#include <cstring>
+#include <random>
+
+#include "../json.hpp"
+
+namespace textedge::detail {
+
+void Emitter::text(ChatDelta::Kind kind, std::string_view s) {
+  if (s.empty()) return;
+  if (!out->empty() && out->back().kind == kind && kind != ChatDelta::Kind::tool_call) {
+    out->back().text += s;
+    return;
+  }
+  ChatDelta& d = out->emplace_back();
+  d.kind = kind;
+  d.text.assign(s);
+}
+
+void Emitter::call(int index, std::string id, std::string name, std::string_view args) {
+  out->push_back(ChatDelta{ChatDelta::Kind::tool_call, std::string(args), index, std::move(id), std::move(name)});
+}
+
+void Emitter::args(int index, std::string_view s) {
+  if (s.empty()) return;
+  if (!out->empty() && out->back().kind == ChatDelta::Kind::tool_call && out->back().index == index) {
+    out->back().text += s;
+    return;
+  }
+  out->push_back(ChatDelta{ChatDelta::Kind::tool_call, std::string(s), index, {}, {}});
+}
+
+bool json_ws(unsigned char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; }
+
+// ---- JsonScan ----
+
+enum : unsigned char { kMinus, kZero, kInt, kDot, kFrac, kE, kESign, kExp };
+
+JsonScan::R JsonScan::begin_value(unsigned char c) {
+  switch (c) {
+    case '{': stack_ += '{'; st_ = St::key_or_close; return R::ok;
+    case '[': stack_ += '['; st_ = St::value_or_close; return R::ok;
+    case '"': in_key_ = false; st_ = St::str; return R::ok;
+    case 't': lit_ = "true"; break;
+    case 'f': lit_ = "false"; break;
+    case 'n': lit_ = "null"; break;
+    default:
+      if (c == '-' || (c >= '0' && c <= '9')) {
+        st_ = St::num;
+        num_ = c == '-' ? kMinus : c == '0' ? kZero : kInt;
+        return R::ok;
+      }
+      return R::error;
+  }
+  lit_pos_ = 1;
+  st_ = St::lit;
+  return R::ok;
+}
+
+JsonScan::R JsonScan::close(unsigned char c) {
+  if (stack_.empty() || stack_.back() != (c == '}' ? '{' : '[')) return R::error;
+  stack_.pop_back();
+  return value_end();
+}
+
+JsonScan::R JsonScan::value_end() {
+  if (stack_.empty()) {
+    st_ = St::done;
+    return R::done;
+  }
+  st_ = St::comma_or_close;
+  return R::ok;
+}
+
+JsonScan::R JsonScan::step(unsigned char c) {
+  for (;;) {
+    switch (st_) {
+      case St::value:
+      case St::value_or_close:
+        if (json_ws(c)) return R::ok;
+        if (st_ == St::value_or_close && c == ']') return close(c);
+        if (stack_.empty() && c != '{') return R::error;  // a top-level object only
+        return begin_value(c);
+      case St::key_or_close:
+      case St::key:
+        if (json_ws(c)) return R::ok;
+        if (st_ == St::key_or_close && c == '}') return close(c);
+        if (c != '"') return R::error;
+        in_key_ = true;
+        if (stack_.size() == 1) key_.clear();
+        st_ = St::str;
+        return R::ok;
+      case St::colon:
+        if (json_ws(c)) return R::ok;
+        if (c != ':') return R::error;
+        st_ = St::value;
+        return R::ok;
+      case St::comma_or_close:
+        if (json_ws(c)) return R::ok;
+        if (c == ',') {
+          st_ = stack_.back() == '{' ? St::key : St::value;
+          return R::ok;
+        }
+        if (c == '}' || c == ']') return close(c);
+        return R::error;
+      case St::str:
+        if (c == '"') {
+          if (in_key_) {
+            in_key_ = false;
+            st_ = St::colon;
+            return R::ok;
+          }
+          return value_end();
+        }
+        if (c < 0x20) return R::error;
+        if (c == '\\') st_ = St::esc;
+        if (in_key_ && stack_.size() == 1) key_ += static_cast<char>(c);
+        return R::ok;
+      case St::esc:
+        if (c == 'u') {
+          hex_ = 4;
+          st_ = St::hex;
+        } else if (c && std::strchr("\"\\/bfnrt", c)) {
+          st_ = St::str;
+        } else {
+          return R::error;
+        }
+        if (in_key_ && stack_.size() == 1) key_ += static_cast<char>(c);
+        return R::ok;
+      case St::hex:
+        if (!std::isxdigit(c)) return R::error;
+        if (--hex_ == 0) st_ = St::str;
+        if (in_key_ && stack_.size() == 1) key_ += static_cast<char>(c);
+        return R::ok;
+      case St::num: {
+        // -? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?, strictly, so that every
+        // streamed prefix can still become valid JSON.
+        bool digit = c >= '0' && c <= '9';
+        switch (num_) {
+          case kMinus: if (!digit) return R::error; num_ = c == '0' ? kZero : kInt; return R::ok;
+          case kInt: if (digit) return R::ok; [[fallthrough]];
+          case kZero:
+            if (c == '.') { num_ = kDot; return R::ok; }
+            if (c == 'e' || c == 'E') { num_ = kE; return R::ok; }
+            break;
+          case kDot: if (!digit) return R::error; num_ = kFrac; return R::ok;
+          case kFrac:
+            if (digit) return R::ok;
+            if (c == 'e' || c == 'E') { num_ = kE; return R::ok; }
+            break;
+          case kE:
+            if (c == '+' || c == '-') { num_ = kESign; return R::ok; }
+            [[fallthrough]];
+          case kESign: if (!digit) return R::error; num_ = kExp; return R::ok;
+          case kExp: if (digit) return R::ok; break;
+        }
+        if (digit) return R::error;  // a digit after a leading 0
+        value_end();  // the number ended before this byte: read it again after the value
+        continue;
+      }
+      case St::lit:
+        if (c != static_cast<unsigned char>(lit_[lit_pos_])) return R::error;
+        if (!lit_[++lit_pos_]) return value_end();
+        return R::ok;
+      case St::done:
+        return json_ws(c) ? R::ok : R::error;
+    }
+  }
+}
+
+// ---- WrapperCall ----
+
+WrapperCall::R WrapperCall::step(unsigned char c, ToolScanner& s) {
+  bool value_start = p_.depth() == 1 && p_.expecting_value() && !json_ws(c);
+  JsonScan::R r = p_.step(c);
+  if (r == JsonScan::R::error) return R::error;
+  if (value_start) {
+    const std::string& key = p_.key();
+    if (key == "name") {
+      if (c != '"' || have_name_) return R::error;
+      region_ = Region::name;
+      return R::more;
+    }
+    if (key == "arguments" || key == "parameters") {
+      if (c != '{' || have_args_) return R::error;
+      region_ = Region::args;
+      s.add_args(std::string_view(reinterpret_cast<const char*>(&c), 1));
+      return R::more;
+    }
+  } else if (region_ == Region::name) {
+    if (p_.in_string()) {
+      name_raw_ += static_cast<char>(c);
+    } else {
+      region_ = Region::none;
+      have_name_ = true;
+      s.set_name(json_unescape(name_raw_));
+    }
+  } else if (region_ == Region::args) {
+    s.add_args(std::string_view(reinterpret_cast<const char*>(&c), 1));
+    if (p_.depth() == 1) {
+      region_ = Region::none;
+      have_args_ = true;
+    }
+  }
+  if (r == JsonScan::R::done) {
+    if (!have_name_) return R::error;
+    if (!have_args_) s.add_args("{}");
+    return R::done;
+  }
+  return R::more;
+}
+
+namespace {
+void append_utf8(std::string& out, std::uint32_t cp) {
+  if (cp < 0x80) {
+    out += static_cast<char>(cp);
+  } else if (cp < 0x800) {
+    out += static_cast<char>(0xC0 | (cp >> 6));
+    out += static_cast<char>(0x80 | (cp & 0x3F));
+  } else if (cp < 0x10000) {
+    out += static_cast<char>(0xE0 | (cp >> 12));
+    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+    out += static_cast<char>(0x80 | (cp & 0x3F));
+  } else {
+    out += static_cast<char>(0xF0 | (cp >> 18));
+    out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
+    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+    out += static_cast<char>(0x80 | (cp & 0x3F));
+  }
+}
+std::uint32_t hex4(std::string_view s) { return static_cast<std::uint32_t>(std::stoul(std::string(s), nullptr, 16)); }
+}  // namespace
+
+// The contents of a JSON string already checked by JsonScan.
+std::string json_unescape(std::string_view raw) {
+  std::string out;
+  for (std::size_t i = 0; i < raw.size(); ++i) {
+    if (raw[i] != '\\' || i + 1 >= raw.size()) {
+      out += raw[i];
+      continue;
+    }
+    char e = raw[++i];
+    switch (e) {
+      case 'b': out += '\b'; break;
+      case 'f': out += '\f'; break;
+      case 'n': out += '\n'; break;
+      case 'r': out += '\r'; break;
+      case 't': out += '\t'; break;
+      case 'u': {
+        if (i + 4 >= raw.size()) break;
+        std::uint32_t cp = hex4(raw.substr(i + 1, 4));
+        i += 4;
+        if (cp >= 0xD800 && cp < 0xDC00 && i + 6 < raw.size() && raw[i + 1] == '\\' && raw[i + 2] == 'u') {
+          std::uint32_t lo = hex4(raw.substr(i + 3, 4));
+          if (lo >= 0xDC00 && lo < 0xE000) {
+            cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
+            i += 6;
+          }
+        }
+        append_utf8(out, cp);
+        break;
+      }
+      default: out += e;
+    }
+  }
+  return out;
+}
+
+// ---- ToolScanner ----
+
+ToolScanner::ToolScanner(Emitter& em, const OutputParserOptions& options, std::vector<std::string> markers)
+    : em_(em), markers_(markers), partial_(options.partial_calls), seed_(options.id_seed) {}
+
+void ToolScanner::content(std::string_view s) {
+  if (s.empty()) return;
+  if (!gap_.empty()) {
+    em_.text(ChatDelta::Kind::content, gap_);
+    gap_.clear();
+  }
+  if (!content_started_)
+    for (unsigned char c : s)
+      if (!json_ws(c)) content_started_ = true;
+  em_.text(ChatDelta::Kind::content, s);
+}
+
+// Performance note: one automaton transition per byte; at the root (ordinary text) a byte
+// is released at once without touching held_.
+void ToolScanner::outside(unsigned char c) {
+  if (after_call_) {
+    if (json_ws(c) && held_.empty()) {
+      gap_ += static_cast<char>(c);
+      return;
+    }
+    after_call_ = false;
+  }
+  std::optional<StopStrings::Match> m = markers_.feed(ac_, std::string_view(reinterpret_cast<const char*>(&c), 1));
+  std::size_t keep = markers_.held(ac_);
+  if (keep == 0 && held_.empty() && !m) {
+    content(std::string_view(reinterpret_cast<const char*>(&c), 1));
+    return;
+  }
+  held_ += static_cast<char>(c);
+  if (m && marker_allowed(m->index)) {
+    marker_len_ = markers_.pattern(m->index).size();
+    content(std::string_view(held_).substr(0, held_.size() - marker_len_));
+    raw_.assign(held_, held_.size() - marker_len_);
+    held_.clear();
+    gap_.clear();
+    ac_ = 0;
+    in_session_ = true;
+    committed_ = 0;
+    begin(m->index);
+    return;
+  }
+  if (held_.size() > keep) {
+    content(std::string_view(held_).substr(0, held_.size() - keep));
+    held_.erase(0, held_.size() - keep);
+  }
+}
+
+void ToolScanner::byte(unsigned char c) {
+  if (!in_session_) return outside(c);
+  raw_ += static_cast<char>(c);
+  Step s = step(c);
+  if (s == Step::end) {
+    in_session_ = false;
+    after_call_ = true;
+    raw_.clear();
+  } else if (s == Step::fail) {
+    resolve();
+  }
+}
+
+void ToolScanner::resolve() {
+  std::string raw = std::move(raw_);
+  raw_.clear();
+  in_session_ = false;
+  std::size_t from = committed_;
+  if (from == 0) {
+    from = marker_len_;
+    content(std::string_view(raw).substr(0, from));
+  } else {
+    after_call_ = true;
+  }
+  in_call_ = header_sent_ = false;
+  name_.clear();
+  args_.clear();
+  for (std::size_t i = from; i < raw.size(); ++i) byte(static_cast<unsigned char>(raw[i]));
+}
+
+void ToolScanner::finish() {
+  if (in_session_) at_finish();
+  while (in_session_) {
+    if (committed_ == raw_.size()) {
+      in_session_ = false;
+      raw_.clear();
+    } else {
+      resolve();
+    }
+  }
+  content(held_);
+  held_.clear();
+  gap_.clear();  // whitespace after the last call
+  ac_ = 0;
+}
+
+std::string ToolScanner::next_id() {
+  static const char kAlphabet[] = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+  if (seed_ == 0) {
+    std::random_device rd;
+    seed_ = (std::uint64_t(rd()) << 32 | rd()) | 1;
+  }
+  std::string id = "call_";
+  std::uint64_t x = seed_ + 0x9E3779B97F4A7C15ull * static_cast<std::uint64_t>(next_index_ + 1);
+  for (int i = 0; i < 24; ++i) {
+    if (i % 8 == 0) {  // splitmix64
+      x += 0x9E3779B97F4A7C15ull;
+      std::uint64_t z = x;
+      z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+      z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+      x ^= z ^ (z >> 31);
+    }
+    id += kAlphabet[(x >> (6 * (i % 8))) % 62];
+  }
+  return id;
+}
+
+int match_tag(std::string& buf, unsigned char c, std::initializer_list<std::string_view> tags) {
+  buf += static_cast<char>(c);
+  bool prefix = false;
+  int i = 0;
+  for (std::string_view t : tags) {
+    if (t == buf) return i;
+    prefix |= t.starts_with(buf);
+    ++i;
+  }
+  return prefix ? -1 : -2;
+}
+
+void ToolScanner::set_name(std::string name, std::string own_id) {
+  name_ = std::move(name);
+  id_ = std::move(own_id);
+  if (!partial_) return;
+  index_ = next_index_;
+  if (id_.empty()) id_ = next_id();
+  std::string id = std::move(id_);
+  ++next_index_;
+  em_.call(index_, std::move(id), name_, args_);
+  args_.clear();
+  header_sent_ = true;
+  commit();
+}
+
+void ToolScanner::add_args(std::string_view s) {
+  if (partial_ && header_sent_) {
+    em_.args(index_, s);
+    commit();
+  } else {
+    args_ += s;
+  }
+}
+
+void ToolScanner::end_call() {
+  if (!partial_) {
+    int index = next_index_;
+    std::string id = id_.empty() ? next_id() : std::move(id_);
+    ++next_index_;
+    em_.call(index, std::move(id), std::move(name_), args_);
+  }
+  commit();
+  header_sent_ = false;
+  id_.clear();
+  name_.clear();
+  args_.clear();
+}
+
+void ToolScanner::commit() { committed_ = raw_.size(); }
+
+void ToolScanner::emit_text(ChatDelta::Kind kind, std::string_view s) {
+  if (kind == ChatDelta::Kind::content)
+    content(s);
+  else
+    em_.text(kind, s);
+  commit();
+}
+
+// ---- raw values typed by the tools ----
+
+ToolTypes::ToolTypes(const std::string& tools_json) {
+  if (tools_json.empty()) return;
+  JsonDocument doc(std::string_view(tools_json), "tools");
+  for (auto& entry : doc.root().array()) {
+    Json fn = entry;
+    if (auto f = entry.find("function")) fn = *f;
+    auto& tool = tools_.emplace_back(std::string(fn.get("name").str()), std::vector<std::pair<std::string, std::string>>{});
+    auto p = fn.find("parameters");
+    if (!p || !p->is_object()) continue;
+    auto props = p->find("properties");
+    if (!props || !props->is_object()) continue;
+    for (auto& [k, v] : props->members()) {
+      std::string type = "string";
+      if (v.is_object())
+        if (auto t = v.find("type")) {
+          if (t->is_string()) {
+            type = t->str();
+          } else if (t->is_array()) {
+            for (auto& x : t->array())
+              if (x.is_string() && x.str() != "null") {
+                type = x.str();
+                break;
+              }
+          }
+        }
+      tool.second.emplace_back(std::string(k), type);
+    }
+  }
+}
+
+bool ToolTypes::string_typed(const std::string& tool, const std::string& parameter) const {
+  for (auto& [name, params] : tools_)
+    if (name == tool)
+      for (auto& [k, type] : params)
+        if (k == parameter) return type == "string";
+  return true;
+}
+
+void append_json_char(std::string& out, unsigned char c) {
+  switch (c) {
+    case '"': out += "\\\""; break;
+    case '\\': out += "\\\\"; break;
+    case '\n': out += "\\n"; break;
+    case '\r': out += "\\r"; break;
+    case '\t': out += "\\t"; break;
+    default:
+      if (c < 0x20) {
+        static const char hex[] = "0123456789abcdef";
+        out += "\\u00";
+        out += hex[c >> 4];
+        out += hex[c & 15];
+      } else {
+        out += static_cast<char>(c);
+      }
+  }
+}
+
+std::string json_quote(std::string_view s) {
+  std::string out = "\"";
+  for (unsigned char c : s) append_json_char(out, c);
+  out += '"';
+  return out;
+}
+
+
+std::string typed_value(const std::string& raw) {
+  simdjson::dom::parser p;
+  simdjson::padded_string ps(raw);
+  return p.parse(ps).error() == simdjson::SUCCESS ? raw : json_quote(raw);
+}
+
+}  // namespace textedge::detail

@@ -1,0 +1,132 @@
+// deepseek_v3: DeepSeek-V3 / V3-0324 / R1-0528 (chat template; vLLM's deepseek_v3 parser):
+//   <｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>f\n```json\n{...}\n```<｜tool▁call▁end｜>
+//   then "\n<｜tool▁call▁begin｜>..." per further call, and <｜tool▁calls▁end｜>.
+// deepseek_v31: DeepSeek-V3.1 / V3.2 (chat template; vLLM's deepseek_v31 parser):
+//   <｜tool▁calls▁begin｜><｜tool▁call▁begin｜>f<｜tool▁sep｜>{...}<｜tool▁call▁end｜>... (no separator)
+#include "core.hpp"
+
+namespace textedge::detail {
+namespace {
+
+constexpr std::string_view kCallBegin = "<｜tool▁call▁begin｜>", kCallsEnd = "<｜tool▁calls▁end｜>",
+                           kSep = "<｜tool▁sep｜>", kCallEnd = "<｜tool▁call▁end｜>", kFence = "```json\n", kFenceEnd = "```";
+
+class DeepSeek final : public ToolScanner {
+ public:
+  DeepSeek(Emitter& em, const OutputParserOptions& o, bool v31) : ToolScanner(em, o, {"<｜tool▁calls▁begin｜>"}), v31_(v31) {}
+
+ private:
+  enum class St : unsigned char { between, between_tag, type, sep, name, fence, args_pre, args, after_args, fence_end, end_tag };
+  void begin(std::uint32_t) override { st_ = St::between; }
+  Step step(unsigned char c) override {
+    switch (st_) {
+      case St::between:
+        if (json_ws(c)) return Step::more;
+        buf_.clear();
+        st_ = St::between_tag;
+        [[fallthrough]];
+      case St::between_tag:
+        switch (match_tag(buf_, c, {kCallBegin, kCallsEnd})) {
+          case -1: return Step::more;
+          case 0:
+            text_.clear();
+            buf_.clear();
+            st_ = v31_ ? St::name : St::type;
+            return Step::more;
+          case 1: commit(); return Step::end;
+          default: return Step::fail;
+        }
+      case St::type:  // "function"
+        if (c == '<') {
+          buf_.clear();
+          st_ = St::sep;
+          return step(c);
+        }
+        if (json_ws(c)) return Step::fail;
+        return Step::more;
+      case St::sep:
+        switch (match_tag(buf_, c, {kSep})) {
+          case -1: return Step::more;
+          case 0:
+            if (v31_) return name_done();
+            st_ = St::name;
+            return Step::more;
+          default: return Step::fail;
+        }
+      case St::name:
+        if (!v31_ && c == '\n') return name_done();
+        if (v31_ && c == '<') {
+          buf_.clear();
+          st_ = St::sep;
+          return step(c);
+        }
+        if (c == '<' || c == '\n') return Step::fail;
+        text_ += static_cast<char>(c);
+        return Step::more;
+      case St::fence:
+        if (c != static_cast<unsigned char>(kFence[at_])) return Step::fail;
+        if (++at_ == kFence.size()) st_ = St::args_pre;
+        return Step::more;
+      case St::args_pre:
+        if (json_ws(c)) return Step::more;
+        json_.reset();
+        st_ = St::args;
+        [[fallthrough]];
+      case St::args: {
+        JsonScan::R r = json_.step(c);
+        if (r == JsonScan::R::error) return Step::fail;
+        add_args(std::string_view(reinterpret_cast<const char*>(&c), 1));
+        if (r == JsonScan::R::done) {
+          st_ = St::after_args;
+          at_ = 0;
+          buf_.clear();
+        }
+        return Step::more;
+      }
+      case St::after_args:
+        if (json_ws(c)) return Step::more;
+        st_ = v31_ ? St::end_tag : St::fence_end;
+        [[fallthrough]];
+      case St::fence_end:
+        if (st_ == St::fence_end) {
+          if (c != static_cast<unsigned char>(kFenceEnd[at_])) return Step::fail;
+          if (++at_ == kFenceEnd.size()) st_ = St::end_tag;
+          return Step::more;
+        }
+        [[fallthrough]];
+      case St::end_tag:
+        switch (match_tag(buf_, c, {kCallEnd})) {
+          case -1: return Step::more;
+          case 0:
+            end_call();
+            st_ = St::between;
+            return Step::more;
+          default: return Step::fail;
+        }
+    }
+    return Step::fail;
+  }
+  Step name_done() {
+    if (text_.empty()) return Step::fail;
+    set_name(text_);
+    st_ = v31_ ? St::args_pre : St::fence;
+    at_ = 0;
+    return Step::more;
+  }
+  bool v31_;
+  St st_ = St::between;
+  std::string buf_, text_;
+  std::size_t at_ = 0;
+  JsonScan json_;
+};
+
+}  // namespace
+
+std::unique_ptr<ToolScanner> make_deepseek_v3(Emitter& em, const OutputParserOptions& o) {
+  return std::make_unique<DeepSeek>(em, o, false);
+}
+std::unique_ptr<ToolScanner> make_deepseek_v31(Emitter& em, const OutputParserOptions& o) {
+  return std::make_unique<DeepSeek>(em, o, true);
+}
+
+}  // namespace textedge::detail

@@ -1,0 +1,132 @@
+// glm45: GLM-4.5 / 4.6 (chat template; vLLM's glm45 parser):
+//   <tool_call>f\n<arg_key>k</arg_key>\n<arg_value>v</arg_value>\n...</tool_call>
+// Values are raw text typed by the tools' JSON schema, as for qwen3_coder (core.hpp ToolTypes):
+// strings stream as written, other values are held to </arg_value>.
+#include "core.hpp"
+
+namespace textedge::detail {
+namespace {
+
+constexpr std::string_view kArgKey = "<arg_key>", kEndArgKey = "</arg_key>", kArgValue = "<arg_value>",
+                           kEndArgValue = "</arg_value>", kEndCall = "</tool_call>";
+
+class Glm45 final : public ToolScanner {
+ public:
+  Glm45(Emitter& em, const OutputParserOptions& o) : ToolScanner(em, o, {"<tool_call>"}), types_(o.tools_json) {}
+
+ private:
+  enum class St : unsigned char { name, body, body_tag, key, key_end, value_pre, value_tag, value };
+  void begin(std::uint32_t) override {
+    st_ = St::name;
+    name_.clear();
+    first_ = true;
+  }
+  Step step(unsigned char c) override {
+    switch (st_) {
+      case St::name:
+        if (c == '\n' || c == '<') {
+          if (name_.empty()) return Step::fail;
+          set_name(name_);
+          st_ = St::body;
+          return c == '<' ? step(c) : Step::more;
+        }
+        if (json_ws(c)) return Step::fail;
+        name_ += static_cast<char>(c);
+        return Step::more;
+      case St::body:
+        if (json_ws(c)) return Step::more;
+        buf_.clear();
+        st_ = St::body_tag;
+        [[fallthrough]];
+      case St::body_tag:
+        switch (match_tag(buf_, c, {kArgKey, kEndCall})) {
+          case -1: return Step::more;
+          case 0: key_.clear(); st_ = St::key; return Step::more;
+          case 1:
+            add_args(first_ ? "{}" : "}");
+            end_call();
+            return Step::end;
+          default: return Step::fail;
+        }
+      case St::key:
+        if (c == '<') {
+          if (key_.empty()) return Step::fail;
+          buf_.clear();
+          st_ = St::key_end;
+          return step(c);
+        }
+        key_ += static_cast<char>(c);
+        return Step::more;
+      case St::key_end:
+        switch (match_tag(buf_, c, {kEndArgKey})) {
+          case -1: return Step::more;
+          case 0: st_ = St::value_pre; return Step::more;
+          default: return Step::fail;
+        }
+      case St::value_pre:
+        if (json_ws(c)) return Step::more;
+        buf_.clear();
+        st_ = St::value_tag;
+        [[fallthrough]];
+      case St::value_tag:
+        switch (match_tag(buf_, c, {kArgValue})) {
+          case -1: return Step::more;
+          case 0: {
+            std::string head = first_ ? "{" : ", ";
+            head += json_quote(key_);
+            head += ": ";
+            first_ = false;
+            is_string_ = types_.string_typed(name_, key_);
+            if (is_string_) head += '"';
+            add_args(head);
+            value_.clear();
+            at_ = 0;
+            st_ = St::value;
+            return Step::more;
+          }
+          default: return Step::fail;
+        }
+      case St::value:
+        // Held back: a prefix of </arg_value> ('<' occurs once in it, at the start).
+        if (at_ > 0) {
+          if (c == static_cast<unsigned char>(kEndArgValue[at_])) {
+            if (++at_ == kEndArgValue.size()) {
+              add_args(is_string_ ? std::string("\"") : typed_value(value_));
+              st_ = St::body;
+            }
+            return Step::more;
+          }
+          out(kEndArgValue.substr(0, at_));
+          at_ = 0;
+        }
+        if (c == '<') {
+          at_ = 1;
+          return Step::more;
+        }
+        out(std::string_view(reinterpret_cast<const char*>(&c), 1));
+        return Step::more;
+    }
+    return Step::fail;
+  }
+  void out(std::string_view s) {
+    if (!is_string_) {
+      value_ += s;
+      return;
+    }
+    std::string esc;
+    for (unsigned char c : s) append_json_char(esc, c);
+    add_args(esc);
+  }
+
+  ToolTypes types_;
+  St st_ = St::name;
+  std::string name_, buf_, key_, value_;
+  std::size_t at_ = 0;
+  bool first_ = true, is_string_ = true;
+};
+
+}  // namespace
+
+std::unique_ptr<ToolScanner> make_glm45(Emitter& em, const OutputParserOptions& o) { return std::make_unique<Glm45>(em, o); }
+
+}  // namespace textedge::detail

@@ -1,0 +1,57 @@
+// hermes: Hermes 2 Pro / 3, Qwen2.5, Qwen3 (their chat templates; vLLM's hermes tool parser):
+//   <tool_call>\n{"name": "f", "arguments": {...}}\n</tool_call>
+// one wrapper per call, several in a row (separated by whitespace, which stays content).
+#include "core.hpp"
+
+namespace textedge::detail {
+namespace {
+
+constexpr std::string_view kClose = "</tool_call>";
+
+class Hermes final : public ToolScanner {
+ public:
+  Hermes(Emitter& em, const OutputParserOptions& o) : ToolScanner(em, o, {"<tool_call>"}) {}
+
+ private:
+  enum class St : unsigned char { pre, json, post };
+  void begin(std::uint32_t) override {
+    st_ = St::pre;
+    call_.reset();
+    close_ = 0;
+  }
+  Step step(unsigned char c) override {
+    switch (st_) {
+      case St::pre:
+        if (json_ws(c)) return Step::more;
+        if (c != '{') return Step::fail;
+        st_ = St::json;
+        [[fallthrough]];
+      case St::json:
+        switch (call_.step(c, *this)) {
+          case WrapperCall::R::error: return Step::fail;
+          case WrapperCall::R::more: return Step::more;
+          case WrapperCall::R::done:
+            if (partial()) commit();
+            st_ = St::post;
+            return Step::more;
+        }
+        return Step::fail;
+      case St::post:
+        if (close_ == 0 && json_ws(c)) return Step::more;
+        if (c != static_cast<unsigned char>(kClose[close_])) return Step::fail;
+        if (++close_ < kClose.size()) return Step::more;
+        end_call();
+        return Step::end;
+    }
+    return Step::fail;
+  }
+  St st_ = St::pre;
+  WrapperCall call_;
+  std::size_t close_ = 0;
+};
+
+}  // namespace
+
+std::unique_ptr<ToolScanner> make_hermes(Emitter& em, const OutputParserOptions& o) { return std::make_unique<Hermes>(em, o); }
+
+}  // namespace textedge::detail

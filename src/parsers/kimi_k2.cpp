@@ -1,0 +1,91 @@
+// kimi_k2: Kimi K2 (chat template; vLLM's kimi_k2 parser):
+//   <|tool_calls_section_begin|><|tool_call_begin|>functions.f:0<|tool_call_argument_begin|>{...}<|tool_call_end|>
+//   ...<|tool_calls_section_end|>
+// The model writes the call id ("functions.f:0"), which is kept as the OpenAI id, as vLLM does.
+#include "core.hpp"
+
+namespace textedge::detail {
+namespace {
+
+constexpr std::string_view kCallBegin = "<|tool_call_begin|>", kSectionEnd = "<|tool_calls_section_end|>",
+                           kArgBegin = "<|tool_call_argument_begin|>", kCallEnd = "<|tool_call_end|>";
+
+class KimiK2 final : public ToolScanner {
+ public:
+  // The singular spelling also occurs in Kimi K2 outputs (llama.cpp and others accept both).
+  KimiK2(Emitter& em, const OutputParserOptions& o)
+      : ToolScanner(em, o, {"<|tool_calls_section_begin|>", "<|tool_call_section_begin|>"}) {}
+
+ private:
+  enum class St : unsigned char { between, between_tag, id, arg_tag, args_pre, args, after_args };
+  void begin(std::uint32_t) override { st_ = St::between; }
+  Step step(unsigned char c) override {
+    switch (st_) {
+      case St::between:
+        if (json_ws(c)) return Step::more;
+        buf_.clear();
+        st_ = St::between_tag;
+        [[fallthrough]];
+      case St::between_tag:
+        switch (match_tag(buf_, c, {kCallBegin, kSectionEnd})) {
+          case -1: return Step::more;
+          case 0: id_.clear(); st_ = St::id; return Step::more;
+          case 1: commit(); return Step::end;
+          default: return Step::fail;
+        }
+      case St::id:
+        if (c == '<') {
+          // functions.NAME:INDEX -> NAME
+          std::size_t colon = id_.rfind(':');
+          std::string name = id_.substr(0, colon);
+          if (name.starts_with("functions.")) name.erase(0, 10);
+          if (colon == std::string::npos || name.empty()) return Step::fail;
+          pending_name_ = std::move(name);
+          buf_.clear();
+          st_ = St::arg_tag;
+          return step(c);
+        }
+        if (json_ws(c)) return Step::more;  // spaces around the id
+        id_ += static_cast<char>(c);
+        return Step::more;
+      case St::arg_tag:
+        switch (match_tag(buf_, c, {kArgBegin})) {
+          case -1: return Step::more;
+          case 0: set_name(pending_name_, id_); st_ = St::args_pre; return Step::more;
+          default: return Step::fail;
+        }
+      case St::args_pre:
+        if (json_ws(c)) return Step::more;
+        json_.reset();
+        st_ = St::args;
+        [[fallthrough]];
+      case St::args: {
+        JsonScan::R r = json_.step(c);
+        if (r == JsonScan::R::error) return Step::fail;
+        add_args(std::string_view(reinterpret_cast<const char*>(&c), 1));
+        if (r == JsonScan::R::done) {
+          st_ = St::after_args;
+          buf_.clear();
+        }
+        return Step::more;
+      }
+      case St::after_args:
+        if (buf_.empty() && json_ws(c)) return Step::more;
+        switch (match_tag(buf_, c, {kCallEnd})) {
+          case -1: return Step::more;
+          case 0: end_call(); st_ = St::between; return Step::more;
+          default: return Step::fail;
+        }
+    }
+    return Step::fail;
+  }
+  St st_ = St::between;
+  std::string buf_, id_, pending_name_;
+  JsonScan json_;
+};
+
+}  // namespace
+
+std::unique_ptr<ToolScanner> make_kimi_k2(Emitter& em, const OutputParserOptions& o) { return std::make_unique<KimiK2>(em, o); }
+
+}  // namespace textedge::detail

@@ -1,0 +1,104 @@
+// mistral: Mistral 7B v0.3, Mixtral 8x22B, Nemo, Small (vLLM's mistral tool parser):
+//   [TOOL_CALLS][{"name": "f", "arguments": {...}}, {...}]        (tokenizer before v11)
+//   [TOOL_CALLS]f[ARGS]{...}[TOOL_CALLS]g[ARGS]{...}               (v11 and later)
+#include "core.hpp"
+
+namespace textedge::detail {
+namespace {
+
+constexpr std::string_view kArgs = "[ARGS]";
+
+bool name_char(unsigned char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '-' || c == '.';
+}
+
+class Mistral final : public ToolScanner {
+ public:
+  Mistral(Emitter& em, const OutputParserOptions& o) : ToolScanner(em, o, {"[TOOL_CALLS]"}) {}
+
+ private:
+  enum class St : unsigned char { start, array_pre, json, array_after, name, args_tag, args_pre, args };
+  void begin(std::uint32_t) override {
+    st_ = St::start;
+    name_.clear();
+  }
+  Step step(unsigned char c) override {
+    switch (st_) {
+      case St::start:
+        if (c == ' ') return Step::more;
+        if (c == '[') {
+          st_ = St::array_pre;
+          return Step::more;
+        }
+        if (!name_char(c)) return Step::fail;
+        st_ = St::name;
+        [[fallthrough]];
+      case St::name:
+        if (name_char(c)) {
+          name_ += static_cast<char>(c);
+          return Step::more;
+        }
+        if (c != '[') return Step::fail;
+        st_ = St::args_tag;
+        tag_ = 1;
+        return Step::more;
+      case St::args_tag:
+        if (c != static_cast<unsigned char>(kArgs[tag_])) return Step::fail;
+        if (++tag_ < kArgs.size()) return Step::more;
+        set_name(name_);
+        st_ = St::args_pre;
+        return Step::more;
+      case St::args_pre:
+        if (json_ws(c)) return Step::more;
+        if (c != '{') return Step::fail;
+        st_ = St::args;
+        args_.reset();
+        [[fallthrough]];
+      case St::args: {
+        JsonScan::R r = args_.step(c);
+        if (r == JsonScan::R::error) return Step::fail;
+        add_args(std::string_view(reinterpret_cast<const char*>(&c), 1));
+        if (r == JsonScan::R::ok) return Step::more;
+        end_call();
+        return Step::end;
+      }
+      case St::array_pre:
+        if (json_ws(c)) return Step::more;
+        if (c != '{') return Step::fail;
+        st_ = St::json;
+        call_.reset();
+        [[fallthrough]];
+      case St::json:
+        switch (call_.step(c, *this)) {
+          case WrapperCall::R::error: return Step::fail;
+          case WrapperCall::R::more: return Step::more;
+          case WrapperCall::R::done:
+            end_call();
+            st_ = St::array_after;
+            return Step::more;
+        }
+        return Step::fail;
+      case St::array_after:
+        if (json_ws(c)) return Step::more;
+        if (c == ',') {
+          st_ = St::array_pre;
+          return Step::more;
+        }
+        if (c != ']') return Step::fail;
+        commit();
+        return Step::end;
+    }
+    return Step::fail;
+  }
+  St st_ = St::start;
+  std::string name_;
+  std::size_t tag_ = 0;
+  WrapperCall call_;
+  JsonScan args_;
+};
+
+}  // namespace
+
+std::unique_ptr<ToolScanner> make_mistral(Emitter& em, const OutputParserOptions& o) { return std::make_unique<Mistral>(em, o); }
+
+}  // namespace textedge::detail

@@ -1,0 +1,155 @@
+// qwen3_coder: Qwen3-Coder, Qwen3-Next (their chat template; vLLM's qwen3_coder tool parser):
+//   <tool_call>\n<function=f>\n<parameter=k>\nvalue\n</parameter>\n...</function>\n</tool_call>
+// Values are raw text (one leading and one trailing newline dropped) typed by the tool's JSON
+// schema: string parameters (and parameters the schema does not type) become JSON strings,
+// streamed as written; other values are held until </parameter>, then written as JSON when they
+// parse as JSON, else as a string.
+#include "core.hpp"
+
+namespace textedge::detail {
+namespace {
+
+constexpr std::string_view kFunction = "<function=", kParameter = "<parameter=", kEndFunction = "</function>",
+                           kEndParameter = "</parameter>", kEndCall = "</tool_call>";
+
+class Qwen3Coder final : public ToolScanner {
+ public:
+  Qwen3Coder(Emitter& em, const OutputParserOptions& o) : ToolScanner(em, o, {"<tool_call>"}), types_(o.tools_json) {}
+
+ private:
+  enum class St : unsigned char { pre, function_tag, name, body, tag, key, value, post };
+  void begin(std::uint32_t) override {
+    st_ = St::pre;
+    name_.clear();
+    first_ = true;
+  }
+  void value_out(std::string_view s) {
+    if (is_string_) {
+      std::string esc;
+      for (unsigned char c : s) append_json_char(esc, c);
+      add_args(esc);
+    } else {
+      value_ += s;
+    }
+  }
+  void value_end() {
+    if (is_string_) {
+      add_args("\"");
+      return;
+    }
+    add_args(typed_value(value_));
+  }
+  Step step(unsigned char c) override {
+    switch (st_) {
+      case St::pre:
+        if (json_ws(c)) return Step::more;
+        st_ = St::function_tag;
+        at_ = 0;
+        [[fallthrough]];
+      case St::function_tag:
+        if (c != static_cast<unsigned char>(kFunction[at_])) return Step::fail;
+        if (++at_ == kFunction.size()) st_ = St::name;
+        return Step::more;
+      case St::name:
+        if (c == '>') {
+          if (name_.empty()) return Step::fail;
+          set_name(name_);
+          st_ = St::body;
+          return Step::more;
+        }
+        if (c == '<' || c == '\n') return Step::fail;
+        name_ += static_cast<char>(c);
+        return Step::more;
+      case St::body:
+        if (json_ws(c)) return Step::more;
+        if (c != '<') return Step::fail;
+        tag_.assign(1, '<');
+        st_ = St::tag;
+        return Step::more;
+      case St::tag:
+        tag_ += static_cast<char>(c);
+        if (tag_ == kParameter) {
+          key_.clear();
+          st_ = St::key;
+          return Step::more;
+        }
+        if (tag_ == kEndFunction) {
+          add_args(first_ ? "{}" : "}");
+          st_ = St::post;
+          at_ = 0;
+          return Step::more;
+        }
+        if (!kParameter.starts_with(tag_) && !kEndFunction.starts_with(tag_)) return Step::fail;
+        return Step::more;
+      case St::key:
+        if (c == '>') {
+          if (key_.empty()) return Step::fail;
+          std::string head = first_ ? "{" : ", ";
+          head += json_quote(key_);
+          head += ": ";
+          add_args(head);
+          first_ = false;
+          is_string_ = types_.string_typed(name_, key_);
+          if (is_string_) add_args("\"");
+          value_.clear();
+          value_start_ = true;
+          nl_ = false;
+          at_ = 0;
+          st_ = St::value;
+          return Step::more;
+        }
+        if (c == '<' || c == '\n') return Step::fail;
+        key_ += static_cast<char>(c);
+        return Step::more;
+      case St::value:
+        // Held back: a newline that may precede </parameter>, and a prefix of </parameter>
+        // ('<' and '\n' each occur once in "\n</parameter>", so no overlaps to track).
+        if (value_start_) {
+          value_start_ = false;
+          if (c == '\n') return Step::more;
+        }
+        if (at_ > 0) {
+          if (c == static_cast<unsigned char>(kEndParameter[at_])) {
+            if (++at_ == kEndParameter.size()) {
+              value_end();
+              st_ = St::body;
+            }
+            return Step::more;
+          }
+          if (nl_) value_out("\n");
+          value_out(kEndParameter.substr(0, at_));
+          nl_ = false;
+          at_ = 0;
+        }
+        if (c == '<') {
+          at_ = 1;
+          return Step::more;
+        }
+        if (nl_) value_out("\n");
+        nl_ = c == '\n';
+        if (!nl_) value_out(std::string_view(reinterpret_cast<const char*>(&c), 1));
+        return Step::more;
+      case St::post:
+        if (at_ == 0 && json_ws(c)) return Step::more;
+        if (c != static_cast<unsigned char>(kEndCall[at_])) return Step::fail;
+        if (++at_ < kEndCall.size()) return Step::more;
+        end_call();
+        return Step::end;
+    }
+    return Step::fail;
+  }
+
+  ToolTypes types_;
+  St st_ = St::pre;
+  std::size_t at_ = 0;
+  std::string name_, tag_, key_, value_;
+  bool first_ = true, is_string_ = true, value_start_ = false, nl_ = false;
+};
+
+}  // namespace
+
+std::unique_ptr<ToolScanner> make_qwen3_coder(Emitter& em, const OutputParserOptions& o) {
+  return std::make_unique<Qwen3Coder>(em, o);
+}
+
+}  // namespace textedge::detail

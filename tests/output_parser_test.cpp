@@ -1,0 +1,696 @@
+#include "textedge/output_parser.hpp"
+
+#include <gtest/gtest.h>
+#include <simdjson.h>
+
+#include <fstream>
+#include <random>
+#include <sstream>
+
+#include "textedge/error.hpp"
+
+using namespace textedge;
+
+namespace {
+
+OutputParserOptions opts(std::string format, std::string reasoning = "none", bool partial = true) {
+  OutputParserOptions o;
+  o.format = std::move(format);
+  o.reasoning = std::move(reasoning);
+  o.partial_calls = partial;
+  o.id_seed = 42;
+  return o;
+}
+
+bool valid_json(const std::string& s) {
+  simdjson::dom::parser p;
+  simdjson::padded_string ps(s);
+  return p.parse(ps).error() == simdjson::SUCCESS;
+}
+
+ParsedMessage stream(std::string_view text, const OutputParserOptions& o, const std::vector<std::size_t>& cuts,
+                     std::vector<ChatDelta>* all = nullptr) {
+  OutputParser p(o);
+  std::vector<ChatDelta> deltas;
+  std::size_t at = 0;
+  for (std::size_t cut : cuts) {
+    p.feed(text.substr(at, cut - at), deltas);
+    at = cut;
+  }
+  p.feed(text.substr(at), deltas);
+  p.finish(deltas);
+  ParsedMessage m;
+  merge_deltas(deltas, m);
+  if (all) *all = deltas;
+  return m;
+}
+
+void expect_same(const ParsedMessage& a, const ParsedMessage& b, const std::string& what) {
+  EXPECT_EQ(a.content, b.content) << what;
+  EXPECT_EQ(a.reasoning_content, b.reasoning_content) << what;
+  ASSERT_EQ(a.tool_calls.size(), b.tool_calls.size()) << what;
+  for (std::size_t i = 0; i < a.tool_calls.size(); ++i) {
+    EXPECT_EQ(a.tool_calls[i].id, b.tool_calls[i].id) << what;
+    EXPECT_EQ(a.tool_calls[i].name, b.tool_calls[i].name) << what;
+    EXPECT_EQ(a.tool_calls[i].arguments, b.tool_calls[i].arguments) << what;
+  }
+  EXPECT_EQ(a.finish_reason, b.finish_reason) << what;
+}
+
+// Every split gives the whole-text parse: one byte at a time, random chunks; also checks each
+// call's first fragment carries id and name, and ids are unique.
+ParsedMessage check(std::string_view text, const OutputParserOptions& o) {
+  ParsedMessage whole = parse_output(text, o);
+  std::vector<std::size_t> cuts;
+  for (std::size_t i = 1; i < text.size(); ++i) cuts.push_back(i);
+  std::vector<ChatDelta> deltas;
+  expect_same(stream(text, o, cuts, &deltas), whole, "one byte at a time: " + std::string(text));
+  std::vector<bool> seen;
+  for (auto& d : deltas)
+    if (d.kind == ChatDelta::Kind::tool_call) {
+      if (d.index >= static_cast<int>(seen.size())) seen.resize(d.index + 1);
+      EXPECT_EQ(!seen[d.index], !d.id.empty());
+      EXPECT_EQ(!seen[d.index], !d.name.empty());
+      seen[d.index] = true;
+    }
+  std::mt19937 rng(7);
+  for (int round = 0; round < 200; ++round) {
+    std::vector<std::size_t> c;
+    for (std::size_t i = 1; i < text.size(); ++i)
+      if (rng() % 7 == 0) c.push_back(i);
+    expect_same(stream(text, o, c), whole, "random split " + std::to_string(round));
+  }
+  for (std::size_t i = 0; i < whole.tool_calls.size(); ++i)
+    for (std::size_t j = i + 1; j < whole.tool_calls.size(); ++j) EXPECT_NE(whole.tool_calls[i].id, whole.tool_calls[j].id);
+  return whole;
+}
+
+std::string json_quote_for_test(const std::string& s) {
+  std::string out = "\"";
+  for (unsigned char c : s) {
+    if (c == '"' || c == '\\') out += '\\';
+    if (c < 0x20) out += "\\u00" + std::string(1, "0123456789abcdef"[c >> 4]) + "0123456789abcdef"[c & 15];
+    else out += static_cast<char>(c);
+  }
+  return out + "\"";
+}
+
+struct Call {
+  std::string name, args;
+};
+
+void expect_calls(const ParsedMessage& m, const std::vector<Call>& calls) {
+  ASSERT_EQ(m.tool_calls.size(), calls.size());
+  for (std::size_t i = 0; i < calls.size(); ++i) {
+    EXPECT_EQ(m.tool_calls[i].name, calls[i].name);
+    EXPECT_EQ(m.tool_calls[i].arguments, calls[i].args);
+    EXPECT_TRUE(valid_json(m.tool_calls[i].arguments)) << m.tool_calls[i].arguments;
+      EXPECT_TRUE(m.tool_calls[i].id.starts_with("call_") || m.tool_calls[i].id.starts_with("functions."));
+  }
+  EXPECT_EQ(m.finish_reason, calls.empty() ? "stop" : "tool_calls");
+}
+
+// Both policies, for a well-formed output: the same message.
+ParsedMessage both(std::string_view text, const std::string& format, const std::string& reasoning = "none") {
+  ParsedMessage a = check(text, opts(format, reasoning, true));
+  ParsedMessage b = check(text, opts(format, reasoning, false));
+  EXPECT_EQ(a.content, b.content);
+  EXPECT_EQ(a.tool_calls.size(), b.tool_calls.size());
+  return a;
+}
+
+}  // namespace
+
+TEST(OutputParser, UnknownNamesListKnownOnes) {
+  try {
+    OutputParser p(opts("nope"));
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("hermes"), std::string::npos);
+  }
+  EXPECT_THROW(OutputParser(opts("hermes", "nope")), Error);
+}
+
+// ---- reasoning ----
+
+TEST(Reasoning, Think) {
+  auto m = both("<think>Let me see: <tool_call>{\"name\": \"f\", \"arguments\": {}}</tool_call></think>The answer.", "hermes", "think");
+  EXPECT_EQ(m.reasoning_content, "Let me see: <tool_call>{\"name\": \"f\", \"arguments\": {}}</tool_call>");
+  EXPECT_EQ(m.content, "The answer.");
+  expect_calls(m, {});
+}
+
+TEST(Reasoning, StartsInReasoning) {
+  auto o = opts("none", "think");
+  o.starts_in_reasoning = true;
+  auto m = check("abc</thi</think>\n\nhi <think>", o);
+  EXPECT_EQ(m.reasoning_content, "abc</thi");
+  EXPECT_EQ(m.content, "\n\nhi <think>");
+}
+
+TEST(Reasoning, Qwen3ThinkingOffIsContent) {
+  auto m = check("The answer is 4.", opts("hermes", "qwen3"));
+  EXPECT_EQ(m.content, "The answer is 4.");
+  EXPECT_EQ(m.reasoning_content, "");
+  m = check("<think>\nhmm\n</think>\n\nFour.", opts("hermes", "qwen3"));
+  EXPECT_EQ(m.reasoning_content, "\nhmm\n");
+  EXPECT_EQ(m.content, "\n\nFour.");
+  m = check("I think <think> is a tag", opts("hermes", "qwen3"));
+  EXPECT_EQ(m.content, "I think <think> is a tag");
+}
+
+TEST(Reasoning, UnterminatedIsReasoning) {
+  auto m = check("<think>still thinking <tool_call>{\"name\"", opts("hermes", "qwen3"));
+  EXPECT_EQ(m.reasoning_content, "still thinking <tool_call>{\"name\"");
+  EXPECT_EQ(m.content, "");
+  m = check("<think>cut </thin", opts("hermes", "qwen3"));
+  EXPECT_EQ(m.reasoning_content, "cut </thin");
+}
+
+TEST(Reasoning, DeepSeekR1) {
+  auto m = check("<think>\nfirst</think>answer", opts("none", "deepseek_r1"));
+  EXPECT_EQ(m.reasoning_content, "\nfirst");
+  EXPECT_EQ(m.content, "answer");
+  m = check("no tag here</think>answer", opts("none", "deepseek_r1"));
+  EXPECT_EQ(m.reasoning_content, "no tag here");
+  EXPECT_EQ(m.content, "answer");
+  m = check("all reasoning, cut off", opts("none", "deepseek_r1"));
+  EXPECT_EQ(m.reasoning_content, "all reasoning, cut off");
+}
+
+// ---- hermes ----
+
+TEST(Hermes, NoCall) {
+  auto m = both("Just text with <tool_ and {braces} and </tool_call>.", "hermes");
+  EXPECT_EQ(m.content, "Just text with <tool_ and {braces} and </tool_call>.");
+  expect_calls(m, {});
+}
+
+TEST(Hermes, OneCallWithText) {
+  auto m = both("Let me check.\n<tool_call>\n{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\"}}\n</tool_call>\nDone.", "hermes");
+  EXPECT_EQ(m.content, "Let me check.\n\nDone.");
+  expect_calls(m, {{"get_weather", "{\"city\": \"Paris\"}"}});
+}
+
+TEST(Hermes, ParallelCallsAndReasoning) {
+  std::string text =
+      "<think>I need two calls.</think><tool_call>\n{\"name\": \"a\", \"arguments\": {\"x\": 1}}\n</tool_call>\n<tool_call>\n{\"name\": "
+      "\"b\", \"arguments\": {}}\n</tool_call>";
+  auto m = both(text, "hermes", "qwen3");
+  EXPECT_EQ(m.reasoning_content, "I need two calls.");
+  EXPECT_EQ(m.content, "");  // whitespace between and after calls is dropped
+  expect_calls(m, {{"a", "{\"x\": 1}"}, {"b", "{}"}});
+}
+
+TEST(Hermes, NestedEscapedBracesNonAscii) {
+  std::string args = R"({"q": "a } b { \" \\ \u00e9", "n": [1, {"d": [true, null, -2.5e3]}], "s": "日本語 ✓"})";
+  auto m = both("<tool_call>\n{\"arguments\": " + args + ", \"name\": \"s\\u00e9arch\"}\n</tool_call>", "hermes");
+  expect_calls(m, {{"séarch", args}});
+  EXPECT_EQ(m.content, "");
+}
+
+TEST(Hermes, MissingArgumentsIsEmptyObject) {
+  auto m = both("<tool_call>{\"name\": \"ping\"}</tool_call>", "hermes");
+  expect_calls(m, {{"ping", "{}"}});
+}
+
+TEST(Hermes, MalformedBeforeNameIsContent) {
+  for (bool partial : {true, false}) {
+    auto m = check("<tool_call>\n{\"nam: 1}</tool_call> ok", opts("hermes", "none", partial));
+    EXPECT_EQ(m.content, "<tool_call>\n{\"nam: 1}</tool_call> ok");
+    expect_calls(m, {});
+    m = check("x <tool_call>\n{\"name\": \"f", opts("hermes", "none", partial));
+    EXPECT_EQ(m.content, "x <tool_call>\n{\"name\": \"f");
+    expect_calls(m, {});
+  }
+}
+
+TEST(Hermes, CutOffAfterName) {
+  std::string text = "<tool_call>\n{\"name\": \"f\", \"arguments\": {\"a\": [1, 2";
+  auto m = check(text, opts("hermes", "none", true));
+  ASSERT_EQ(m.tool_calls.size(), 1u);
+  EXPECT_EQ(m.tool_calls[0].name, "f");
+  EXPECT_EQ(m.tool_calls[0].arguments, "{\"a\": [1, 2");  // kept: a stream cannot take it back
+  EXPECT_EQ(m.content, "");
+  m = check(text, opts("hermes", "none", false));
+  EXPECT_EQ(m.content, text);
+  expect_calls(m, {});
+}
+
+TEST(Hermes, BrokenAfterNameThenAnotherCall) {
+  std::string text = "<tool_call>{\"name\": \"f\", \"arguments\": {\"a\" 1}}</tool_call><tool_call>{\"name\": \"g\", \"arguments\": {}}</tool_call>";
+  auto m = check(text, opts("hermes", "none", true));
+  ASSERT_EQ(m.tool_calls.size(), 2u);
+  EXPECT_EQ(m.tool_calls[0].arguments, "{\"a\" ");  // whitespace may still precede the colon
+  EXPECT_EQ(m.content, "1}}</tool_call>");
+  EXPECT_EQ(m.tool_calls[1].name, "g");
+  m = check(text, opts("hermes", "none", false));
+  EXPECT_EQ(m.content, "<tool_call>{\"name\": \"f\", \"arguments\": {\"a\" 1}}</tool_call>");
+  expect_calls(m, {{"g", "{}"}});
+}
+
+TEST(Hermes, ArgumentsStreamIncrementally) {
+  OutputParser p(opts("hermes"));
+  std::vector<ChatDelta> out;
+  p.feed("<tool_call>\n{\"name\": \"f\"", out);
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_EQ(out[0].name, "f");
+  out.clear();
+  p.feed(", \"arguments\": {\"a\": \"x", out);
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_EQ(out[0].text, "{\"a\": \"x");
+  EXPECT_EQ(out[0].index, 0);
+  EXPECT_TRUE(out[0].id.empty());
+  out.clear();
+  p.feed("\"}}\n</tool_call>", out);  // the last } arrives with the wrapper's own
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_EQ(out[0].text, "\"}");
+}
+
+TEST(Hermes, NoPartialCallsOneFragment) {
+  OutputParser p(opts("hermes", "none", false));
+  std::vector<ChatDelta> out;
+  p.feed("<tool_call>\n{\"name\": \"f\", \"arguments\": {\"a\": 1}}\n</tool_call", out);
+  EXPECT_TRUE(out.empty());
+  p.feed(">", out);
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_EQ(out[0].name, "f");
+  EXPECT_EQ(out[0].text, "{\"a\": 1}");
+}
+
+// ---- llama3_json ----
+
+TEST(Llama3Json, Calls) {
+  auto m = both("<|python_tag|>{\"name\": \"a\", \"parameters\": {\"x\": \"é\"}}; {\"name\": \"b\", \"arguments\": {}}", "llama3_json");
+  expect_calls(m, {{"a", "{\"x\": \"é\"}"}, {"b", "{}"}});
+  EXPECT_EQ(m.content, "");
+  m = both("{\"name\": \"a\", \"parameters\": {\"s\": \"}{\"}}", "llama3_json");
+  expect_calls(m, {{"a", "{\"s\": \"}{\"}"}});
+}
+
+TEST(Llama3Json, TextIsContent) {
+  auto m = both("Here is JSON: {\"name\": \"a\", \"parameters\": {}}", "llama3_json");
+  EXPECT_EQ(m.content, "Here is JSON: {\"name\": \"a\", \"parameters\": {}}");
+  expect_calls(m, {});
+  m = both("{\"name\": \"a\", \"parameters\": {}} and then text", "llama3_json");
+  expect_calls(m, {{"a", "{}"}});
+  EXPECT_EQ(m.content, " and then text");
+}
+
+TEST(Llama3Json, Malformed) {
+  std::string text = "{\"x\": 1}";
+  for (bool partial : {true, false}) {
+    auto m = check(text, opts("llama3_json", "none", partial));
+    EXPECT_EQ(m.content, text);
+    expect_calls(m, {});
+  }
+  text = "{\"name\": \"a\", \"parameters\": {}}; {\"name\": \"b\", \"parameters\": {\"q\": tru";
+  auto m = check(text, opts("llama3_json", "none", true));
+  ASSERT_EQ(m.tool_calls.size(), 2u);
+  EXPECT_EQ(m.tool_calls[1].arguments, "{\"q\": tru");
+  m = check(text, opts("llama3_json", "none", false));
+  expect_calls(m, {{"a", "{}"}});
+  EXPECT_EQ(m.content, "; {\"name\": \"b\", \"parameters\": {\"q\": tru");
+}
+
+// ---- mistral ----
+
+TEST(Mistral, ArrayForm) {
+  auto m = both("[TOOL_CALLS][{\"name\": \"a\", \"arguments\": {\"k\": [1]}}, {\"name\": \"b\", \"arguments\": {}}]", "mistral");
+  expect_calls(m, {{"a", "{\"k\": [1]}"}, {"b", "{}"}});
+  EXPECT_EQ(m.content, "");
+  m = both("Sure. [TOOL_CALLS] [{\"name\": \"a\", \"arguments\": {}}]", "mistral");
+  expect_calls(m, {{"a", "{}"}});
+  EXPECT_EQ(m.content, "Sure. ");
+}
+
+TEST(Mistral, ArgsForm) {
+  auto m = both("[TOOL_CALLS]get_weather[ARGS]{\"city\": \"Zürich\"}[TOOL_CALLS]b[ARGS]{}", "mistral");
+  expect_calls(m, {{"get_weather", "{\"city\": \"Zürich\"}"}, {"b", "{}"}});
+  EXPECT_EQ(m.content, "");
+}
+
+TEST(Mistral, Malformed) {
+  for (bool partial : {true, false}) {
+    auto m = check("[TOOL_CALLS] oops", opts("mistral", "none", partial));
+    EXPECT_EQ(m.content, "[TOOL_CALLS] oops");
+    expect_calls(m, {});
+  }
+  auto m = check("[TOOL_CALLS]f[ARGS]{\"a\": ", opts("mistral", "none", true));
+  ASSERT_EQ(m.tool_calls.size(), 1u);
+  EXPECT_EQ(m.tool_calls[0].arguments, "{\"a\": ");
+  m = check("[TOOL_CALLS]f[ARGS]{\"a\": ", opts("mistral", "none", false));
+  EXPECT_EQ(m.content, "[TOOL_CALLS]f[ARGS]{\"a\": ");
+}
+
+// ---- detection ----
+
+TEST(Detect, Templates) {
+  EXPECT_EQ(detect_format("{% if enable_thinking %}<think>{% endif %}<tool_call>").format, "hermes");
+  EXPECT_EQ(detect_format("{% if enable_thinking %}<think>{% endif %}<tool_call>").reasoning, "qwen3");
+  EXPECT_EQ(detect_format("[TOOL_CALLS]").format, "mistral");
+  EXPECT_EQ(detect_format("<|python_tag|>").format, "llama3_json");
+  EXPECT_EQ(detect_format("plain").format, "none");
+  auto qwq = detect_format("{%- if add_generation_prompt %}{{- '<|im_start|>assistant\\n<think>\\n' }}{%- endif %}<tool_call>");
+  EXPECT_EQ(qwq.reasoning, "think");
+  EXPECT_TRUE(qwq.starts_in_reasoning);
+  EXPECT_FALSE(detect_format("{% if enable_thinking %}<think>{% endif %}").starts_in_reasoning);
+}
+
+TEST(Detect, RealTemplates) {
+  auto read = [](const std::string& name) {
+    std::ifstream in(std::string(TEXTEDGE_SOURCE_DIR) + "/tests/data/chat_templates/" + name);
+    std::stringstream s;
+    s << in.rdbuf();
+    return s.str();
+  };
+  EXPECT_EQ(detect_format(read("vllm__tool_chat_template_hermes.jinja")).format, "hermes");
+  EXPECT_EQ(detect_format(read("chujiezheng__qwen2.5-instruct.jinja")).format, "hermes");
+  EXPECT_EQ(detect_format(read("vllm__tool_chat_template_llama3.1_json.jinja")).format, "llama3_json");
+  EXPECT_EQ(detect_format(read("vllm__tool_chat_template_mistral.jinja")).format, "mistral");
+  EXPECT_EQ(detect_format(read("vllm__tool_chat_template_mistral3.jinja")).format, "mistral");
+  EXPECT_EQ(detect_format(read("vllm__tool_chat_template_qwen3coder.jinja")).format, "qwen3_coder");
+  EXPECT_EQ(detect_format(read("vllm__tool_chat_template_deepseekv3.jinja")).format, "deepseek_v3");
+  EXPECT_EQ(detect_format(read("vllm__tool_chat_template_deepseekv31.jinja")).format, "deepseek_v31");
+  EXPECT_EQ(detect_format(read("vllm__tool_chat_template_deepseekr1.jinja")).reasoning, "deepseek_r1");
+  EXPECT_EQ(detect_format(read("chujiezheng__llama-2-chat.jinja")).format, "none");
+}
+
+// ---- qwen3_coder ----
+
+namespace {
+OutputParserOptions coder(bool partial = true) {
+  auto o = opts("qwen3_coder", "none", partial);
+  o.tools_json = R"([{"type": "function", "function": {"name": "edit", "parameters": {"type": "object", "properties": {
+      "path": {"type": "string"}, "line": {"type": "integer"}, "force": {"type": ["boolean", "null"]},
+      "opts": {"type": "object"}, "text": {"type": "string"}}}}},
+    {"type": "function", "function": {"name": "ls", "parameters": {"type": "object", "properties": {}}}}])";
+  return o;
+}
+}  // namespace
+
+TEST(Qwen3Coder, TypedValues) {
+  std::string text =
+      "I'll edit it.\n<tool_call>\n<function=edit>\n<parameter=path>\nsrc/a \"b\".cpp\n</parameter>\n<parameter=line>\n42\n</parameter>\n"
+      "<parameter=force>\ntrue\n</parameter>\n<parameter=opts>\n{\"a\": [1, \"}\"]}\n</parameter>\n<parameter=text>\nline1\n\nline 2 < 3 </param\n"
+      "日本\n</parameter>\n</function>\n</tool_call>\n<tool_call>\n<function=ls>\n</function>\n</tool_call>";
+  for (bool partial : {true, false}) {
+    auto m = check(text, coder(partial));
+    EXPECT_EQ(m.content, "I'll edit it.\n");
+    expect_calls(m, {{"edit", "{\"path\": \"src/a \\\"b\\\".cpp\", \"line\": 42, \"force\": true, \"opts\": {\"a\": [1, \"}\"]}, "
+                              "\"text\": \"line1\\n\\nline 2 < 3 </param\\n日本\"}"},
+                     {"ls", "{}"}});
+  }
+}
+
+TEST(Qwen3Coder, UntypedAndInvalidValues) {
+  auto m = check("<tool_call>\n<function=other>\n<parameter=n>\n5\n</parameter>\n</function>\n</tool_call>", coder());
+  expect_calls(m, {{"other", "{\"n\": \"5\"}"}});  // no schema: a string, as in vLLM
+  m = check("<tool_call>\n<function=edit>\n<parameter=line>\nforty\n</parameter>\n</function>\n</tool_call>", coder());
+  expect_calls(m, {{"edit", "{\"line\": \"forty\"}"}});
+}
+
+TEST(Qwen3Coder, StreamsStringValues) {
+  OutputParser p(coder());
+  std::vector<ChatDelta> out;
+  p.feed("<tool_call>\n<function=edit>\n<parameter=text>\nab\n</para", out);
+  std::string args;
+  for (auto& d : out) args += d.text;
+  EXPECT_EQ(args, "{\"text\": \"ab");  // the newline and the partial end tag are held
+}
+
+TEST(Qwen3Coder, MalformedAndCutOff) {
+  for (bool partial : {true, false}) {
+    auto m = check("<tool_call>\n<functio=edit>\n</tool_call>", coder(partial));
+    EXPECT_EQ(m.content, "<tool_call>\n<functio=edit>\n</tool_call>");
+    expect_calls(m, {});
+  }
+  std::string cut = "<tool_call>\n<function=edit>\n<parameter=path>\nsrc/";
+  auto m = check(cut, coder(true));
+  ASSERT_EQ(m.tool_calls.size(), 1u);
+  EXPECT_EQ(m.tool_calls[0].arguments, "{\"path\": \"src/");
+  m = check(cut, coder(false));
+  EXPECT_EQ(m.content, cut);
+  expect_calls(m, {});
+}
+
+TEST(Qwen3Coder, CallInsideReasoning) {
+  auto o = coder();
+  o.reasoning = "qwen3";
+  auto m = check("<think><tool_call>\n<function=ls>\n</function>\n</tool_call></think>ok", o);
+  EXPECT_EQ(m.reasoning_content, "<tool_call>\n<function=ls>\n</function>\n</tool_call>");
+  EXPECT_EQ(m.content, "ok");
+  expect_calls(m, {});
+}
+
+// ---- deepseek_v3, deepseek_v31 ----
+
+TEST(DeepSeekV3, Calls) {
+  std::string text =
+      "Checking.<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>get_weather\n```json\n{\"city\": \"北京\"}\n```<｜tool▁call▁end｜>\n"
+      "<｜tool▁call▁begin｜>function<｜tool▁sep｜>ping\n```json\n{}\n```<｜tool▁call▁end｜><｜tool▁calls▁end｜>";
+  auto m = both(text, "deepseek_v3", "deepseek_r1");
+  EXPECT_EQ(m.reasoning_content, "Checking.<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>get_weather\n```json\n{\"city\": \"北京\"}\n```<｜tool▁call▁end｜>\n"
+      "<｜tool▁call▁begin｜>function<｜tool▁sep｜>ping\n```json\n{}\n```<｜tool▁call▁end｜><｜tool▁calls▁end｜>");  // no </think>: all reasoning
+  m = both("<think>hm</think>" + text, "deepseek_v3", "deepseek_r1");
+  EXPECT_EQ(m.reasoning_content, "hm");
+  EXPECT_EQ(m.content, "Checking.");
+  expect_calls(m, {{"get_weather", "{\"city\": \"北京\"}"}, {"ping", "{}"}});
+}
+
+TEST(DeepSeekV3, CutOff) {
+  std::string text = "<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>f\n```json\n{\"a\": \"b";
+  auto m = check(text, opts("deepseek_v3", "none", true));
+  ASSERT_EQ(m.tool_calls.size(), 1u);
+  EXPECT_EQ(m.tool_calls[0].arguments, "{\"a\": \"b");
+  m = check(text, opts("deepseek_v3", "none", false));
+  EXPECT_EQ(m.content, text);
+  m = check("<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁s", opts("deepseek_v3", "none", true));
+  EXPECT_EQ(m.content, "<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁s");
+}
+
+TEST(DeepSeekV31, Calls) {
+  std::string text =
+      "<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>a<｜tool▁sep｜>{\"x\": [1, {\"y\": \"}\"}]}<｜tool▁call▁end｜><｜tool▁call▁begin｜>b<｜tool▁sep｜>{}"
+      "<｜tool▁call▁end｜><｜tool▁calls▁end｜> after";
+  auto m = both(text, "deepseek_v31");
+  expect_calls(m, {{"a", "{\"x\": [1, {\"y\": \"}\"}]}"}, {"b", "{}"}});
+  EXPECT_EQ(m.content, " after");
+}
+
+// ---- kimi_k2 ----
+
+TEST(KimiK2, Calls) {
+  std::string text =
+      "Let me look.<|tool_calls_section_begin|><|tool_call_begin|>functions.search:0<|tool_call_argument_begin|>{\"q\": \"ü\"}<|tool_call_end|>"
+      "<|tool_call_begin|>functions.open:1<|tool_call_argument_begin|>{}<|tool_call_end|><|tool_calls_section_end|>";
+  auto m = both(text, "kimi_k2");
+  expect_calls(m, {{"search", "{\"q\": \"ü\"}"}, {"open", "{}"}});
+  EXPECT_EQ(m.tool_calls[0].id, "functions.search:0");
+  EXPECT_EQ(m.content, "Let me look.");
+  m = both("<|tool_call_section_begin|> <|tool_call_begin|> functions.a.b:3 <|tool_call_argument_begin|> {} <|tool_call_end|> <|tool_calls_section_end|>", "kimi_k2");
+  expect_calls(m, {{"a.b", "{}"}});
+  m = check("<|tool_calls_section_begin|><|tool_call_begin|>functions.search:0<|tool_call_argument_begin|>{\"q\"", opts("kimi_k2", "none", false));
+  EXPECT_EQ(m.content, "<|tool_calls_section_begin|><|tool_call_begin|>functions.search:0<|tool_call_argument_begin|>{\"q\"");
+}
+
+// ---- glm45 ----
+
+TEST(Glm45, Calls) {
+  auto o = coder();
+  o.format = "glm45";
+  o.reasoning = "think";
+  std::string text =
+      "<think>plan</think>Editing.<tool_call>edit\n<arg_key>path</arg_key>\n<arg_value>a/b \"c\" </arg</arg_value>\n<arg_key>line</arg_key>\n"
+      "<arg_value>7</arg_value>\n<arg_key>opts</arg_key>\n<arg_value>{\"k\": [\"ä\"]}</arg_value>\n</tool_call>\n<tool_call>ls\n</tool_call>"
+      "<tool_call>ls</tool_call>";
+  for (bool partial : {true, false}) {
+    o.partial_calls = partial;
+    auto m = check(text, o);
+    EXPECT_EQ(m.reasoning_content, "plan");
+    EXPECT_EQ(m.content, "Editing.");
+    expect_calls(m, {{"edit", "{\"path\": \"a/b \\\"c\\\" </arg\", \"line\": 7, \"opts\": {\"k\": [\"ä\"]}}"}, {"ls", "{}"}, {"ls", "{}"}});
+  }
+  o.partial_calls = false;
+  auto m = check("<tool_call>edit\n<arg_key>path</arg_key>\n<arg_value>x", o);
+  EXPECT_EQ(m.content, "<tool_call>edit\n<arg_key>path</arg_key>\n<arg_value>x");
+  o.partial_calls = true;
+  m = check("<tool_call>edit\n<arg_key>path</arg_key>\n<arg_value>x</arg_v", o);
+  ASSERT_EQ(m.tool_calls.size(), 1u);
+  EXPECT_EQ(m.tool_calls[0].arguments, "{\"path\": \"x");
+  EXPECT_EQ(m.content, "</arg_v");
+}
+
+// ---- harmony ----
+
+TEST(Harmony, ChannelsAndCalls) {
+  std::string text =
+      "<|channel|>analysis<|message|>Need weather; maybe <|channel|> text.<|end|><|start|>assistant<|channel|>commentary<|message|>Checking "
+      "now.<|end|><|start|>assistant<|channel|>commentary to=functions.get_weather <|constrain|>json<|message|>{\"city\": \"Zürich\"}<|call|>"
+      "<|start|>assistant to=functions.ping<|channel|>commentary json<|message|>{}<|call|>";
+  auto m = both(text, "harmony");
+  EXPECT_EQ(m.reasoning_content, "Need weather; maybe <|channel|> text.");
+  EXPECT_EQ(m.content, "Checking now.");
+  expect_calls(m, {{"get_weather", "{\"city\": \"Zürich\"}"}, {"ping", "{}"}});
+  m = both("<|channel|>analysis<|message|>think<|end|><|start|>assistant<|channel|>final<|message|>The answer <is> 4.<|return|>", "harmony");
+  EXPECT_EQ(m.reasoning_content, "think");
+  EXPECT_EQ(m.content, "The answer <is> 4.");
+  expect_calls(m, {});
+}
+
+TEST(Harmony, CutOff) {
+  auto m = check("<|channel|>analysis<|message|>still thinking <|en", opts("harmony"));
+  EXPECT_EQ(m.reasoning_content, "still thinking <|en");
+  EXPECT_EQ(m.content, "");
+  std::string call = "<|channel|>commentary to=functions.f <|constrain|>json<|message|>{\"a\": ";
+  m = check(call, opts("harmony", "none", true));
+  ASSERT_EQ(m.tool_calls.size(), 1u);
+  EXPECT_EQ(m.tool_calls[0].arguments, "{\"a\": ");
+  m = check(call, opts("harmony", "none", false));
+  EXPECT_EQ(m.content, call);
+  m = check("<|channel|>commentary to=functions.f <|constr", opts("harmony", "none", true));
+  EXPECT_EQ(m.content, "<|channel|>commentary to=functions.f <|constr");
+}
+
+// ---- pythonic ----
+
+TEST(Pythonic, Calls) {
+  std::string text =
+      "[get_weather(city='San \"Fran\"', days=3, units=None), search(q=\"it's ü\", tags=['a', \"b\"], opts={'deep': True, 'n': -1.5}, "
+      "pair=(1, 2),), ping()]";
+  auto m = both(text, "pythonic");
+  expect_calls(m, {{"get_weather", "{\"city\": \"San \\\"Fran\\\"\", \"days\": 3, \"units\": null}"},
+                   {"search", "{\"q\": \"it's ü\", \"tags\": [\"a\", \"b\"], \"opts\": {\"deep\": true, \"n\": -1.5}, \"pair\": [1, 2]}"},
+                   {"ping", "{}"}});
+  EXPECT_EQ(m.content, "");
+  m = both("<|python_start|>[f(x='\\\\n\\'')]<|python_end|>", "pythonic");
+  expect_calls(m, {{"f", "{\"x\": \"\\\\n'\"}"}});
+  EXPECT_EQ(m.content, "");
+}
+
+TEST(Pythonic, TextIsContent) {
+  for (std::string text : {"[1] is a citation", "[Note](http://x) f(a=1)", "Call [f(a=1)] later", "[f(a=unknown)]"}) {
+    auto m = check(text, opts("pythonic", "none", false));
+    EXPECT_EQ(m.content, text);
+    expect_calls(m, {});
+  }
+  // Calls are complete at their ")": a broken list keeps them (with either policy).
+  auto m = check("[f(a=1) ; g()]", opts("pythonic", "none", false));
+  expect_calls(m, {{"f", "{\"a\": 1}"}});
+  EXPECT_EQ(m.content, " ; g()]");
+  m = check("[f(a=[1, 2", opts("pythonic", "none", true));
+  ASSERT_EQ(m.tool_calls.size(), 1u);
+  EXPECT_EQ(m.tool_calls[0].arguments, "{\"a\": [1, 2");
+}
+
+// ---- every format: random texts built from marker pieces ----
+
+TEST(AllFormats, RandomTextsAreSplitInvariant) {
+  const std::vector<std::string> pieces = {
+      "<tool_call>", "</tool_call>", "\n", " ", "{", "}", "[", "]", "(", ")", "\"", "'", ":", ",", ";", "\\", "=",
+      "{\"name\": \"f\", \"arguments\": {\"a\": 1}}", "{\"name\": \"g\", \"parameters\": {}}", "\"name\"", "\"arguments\"",
+      "<think>", "</think>", "<thi", "</tool", "[TOOL_CALLS]", "[ARGS]", "f", "x", "é", "日", "1", "true", "True", "None",
+      "<|python_tag|>", "<function=f>", "<parameter=path>", "</parameter>", "</function>", "<arg_key>", "</arg_key>",
+      "<arg_value>", "</arg_value>", "<｜tool▁calls▁begin｜>", "<｜tool▁call▁begin｜>", "function<｜tool▁sep｜>", "```json\n",
+      "```", "<｜tool▁call▁end｜>", "<｜tool▁calls▁end｜>", "<|tool_calls_section_begin|>", "<|tool_call_begin|>",
+      "functions.f:0", "<|tool_call_argument_begin|>", "<|tool_call_end|>", "<|tool_calls_section_end|>", "<|start|>assistant",
+      "<|channel|>", "analysis", "final", "commentary to=functions.f ", "<|constrain|>json", "<|message|>", "<|end|>", "<|call|>",
+      "<|return|>", "f(a=1)", "<|python_start|>", "<|python_end|>"};
+  std::mt19937 rng(123);
+  for (auto& format : list_formats()) {
+    for (const char* reasoning : {"none", "qwen3"}) {
+      for (int n = 0; n < 150; ++n) {
+        std::string text;
+        int len = 1 + static_cast<int>(rng() % 24);
+        for (int i = 0; i < len; ++i) text += pieces[rng() % pieces.size()];
+        for (bool partial : {true, false}) {
+          auto o = opts(format, reasoning, partial);
+          if (format == "qwen3_coder" || format == "glm45") o.tools_json = coder().tools_json;
+          ParsedMessage whole = parse_output(text, o);
+          std::vector<std::size_t> one;
+          for (std::size_t i = 1; i < text.size(); ++i) one.push_back(i);
+          expect_same(stream(text, o, one), whole, format + " one byte: " + text);
+          std::vector<std::size_t> cuts;
+          for (std::size_t i = 1; i < text.size(); ++i)
+            if (rng() % 5 == 0) cuts.push_back(i);
+          expect_same(stream(text, o, cuts), whole, format + " random: " + text);
+          if (!partial)
+            for (auto& call : whole.tool_calls) EXPECT_TRUE(valid_json(call.arguments)) << format << ": " << text;
+          if (HasFailure()) return;
+        }
+      }
+    }
+  }
+}
+
+TEST(AllFormats, MutatedCallsAreSplitInvariant) {
+  const std::vector<std::pair<std::string, std::string>> samples = {
+      {"hermes", "Hi <tool_call>\n{\"name\": \"f\", \"arguments\": {\"a\": [1, \"}\"]}}\n</tool_call>\n<tool_call>\n{\"name\": \"g\", \"arguments\": {}}\n</tool_call>"},
+      {"llama3_json", "<|python_tag|>{\"name\": \"f\", \"parameters\": {\"a\": \"é\"}}; {\"name\": \"g\", \"parameters\": {}}"},
+      {"mistral", "[TOOL_CALLS][{\"name\": \"f\", \"arguments\": {\"a\": 1}}, {\"name\": \"g\", \"arguments\": {}}]"},
+      {"mistral", "[TOOL_CALLS]f[ARGS]{\"a\": 1}[TOOL_CALLS]g[ARGS]{}"},
+      {"qwen3_coder", "ok\n<tool_call>\n<function=edit>\n<parameter=path>\na\n</parameter>\n<parameter=line>\n4\n</parameter>\n</function>\n</tool_call>"},
+      {"deepseek_v3", "<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>f\n```json\n{\"a\": 1}\n```<｜tool▁call▁end｜>\n<｜tool▁call▁begin｜>function<｜tool▁sep｜>g\n```json\n{}\n```<｜tool▁call▁end｜><｜tool▁calls▁end｜>"},
+      {"deepseek_v31", "<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>f<｜tool▁sep｜>{\"a\": 1}<｜tool▁call▁end｜><｜tool▁calls▁end｜>"},
+      {"kimi_k2", "<|tool_calls_section_begin|><|tool_call_begin|>functions.f:0<|tool_call_argument_begin|>{\"a\": 1}<|tool_call_end|><|tool_calls_section_end|>"},
+      {"glm45", "<tool_call>edit\n<arg_key>path</arg_key>\n<arg_value>a</arg_value>\n<arg_key>line</arg_key>\n<arg_value>4</arg_value>\n</tool_call>"},
+      {"harmony", "<|channel|>analysis<|message|>hm<|end|><|start|>assistant<|channel|>commentary to=functions.f <|constrain|>json<|message|>{\"a\": 1}<|call|>"},
+      {"pythonic", "[f(a=1, b='x', c=[True, None], d={'k': (1, 2)}), g()]"},
+  };
+  std::mt19937 rng(99);
+  for (auto& [format, sample] : samples) {
+    for (int n = 0; n < 300; ++n) {
+      std::string text = sample;
+      int edits = 1 + static_cast<int>(rng() % 3);
+      for (int e = 0; e < edits && !text.empty(); ++e) {
+        std::size_t at = rng() % text.size();
+        switch (rng() % 4) {
+          case 0: text.resize(at); break;                                      // cut off
+          case 1: text.erase(at, 1); break;                                     // a byte lost
+          case 2: text.insert(at, text.substr(at, rng() % 8)); break;           // a span repeated
+          default: text.insert(at, std::string(1, "{}[]\"'<>|,:\n x"[rng() % 15]));  // a stray byte
+        }
+      }
+      for (bool partial : {true, false}) {
+        auto o = opts(format, "none", partial);
+        o.tools_json = coder().tools_json;
+        ParsedMessage whole = parse_output(text, o);
+        std::vector<std::size_t> one;
+        for (std::size_t i = 1; i < text.size(); ++i) one.push_back(i);
+        expect_same(stream(text, o, one), whole, format + " one byte: " + text);
+        std::vector<std::size_t> cuts;
+        for (std::size_t i = 1; i < text.size(); ++i)
+          if (rng() % 4 == 0) cuts.push_back(i);
+        expect_same(stream(text, o, cuts), whole, format + " random: " + text);
+        if (!partial && valid_json(json_quote_for_test(text)))  // the text is UTF-8 (a cut may split a character)
+          for (auto& call : whole.tool_calls) EXPECT_TRUE(valid_json(call.arguments)) << format << ": " << text << " -> " << call.arguments;
+        if (HasFailure()) return;
+      }
+    }
+  }
+}
+
+TEST(OutputParser, RandomIdsAreUnique) {
+  auto o = opts("hermes");
+  o.id_seed = 0;
+  std::string text = "<tool_call>{\"name\": \"a\"}</tool_call><tool_call>{\"name\": \"a\"}</tool_call>";
+  auto m1 = parse_output(text, o), m2 = parse_output(text, o);
+  ASSERT_EQ(m1.tool_calls.size(), 2u);
+  EXPECT_NE(m1.tool_calls[0].id, m1.tool_calls[1].id);
+  EXPECT_NE(m1.tool_calls[0].id, m2.tool_calls[0].id);
+  EXPECT_EQ(m1.tool_calls[0].id.size(), 29u);
+}
+
+TEST(Hermes, NumbersAreCheckedStrictly) {
+  auto m = both("<tool_call>{\"name\": \"f\", \"arguments\": {\"a\": -1.5e-3, \"b\": 0, \"c\": [10, 0.25E+2]}}</tool_call>", "hermes");
+  expect_calls(m, {{"f", "{\"a\": -1.5e-3, \"b\": 0, \"c\": [10, 0.25E+2]}"}});
+  for (std::string bad : {"01", "-", "1.", "1e", "1-2", "+1", ".5"}) {
+    std::string text = "<tool_call>{\"name\": \"f\", \"arguments\": {\"a\": " + bad + "}}</tool_call>";
+    auto held = check(text, opts("hermes", "none", false));
+    EXPECT_EQ(held.content, text) << bad;
+    expect_calls(held, {});
+    auto streamed = check(text, opts("hermes", "none", true));
+    ASSERT_EQ(streamed.tool_calls.size(), 1u) << bad;
+    EXPECT_FALSE(valid_json(streamed.tool_calls[0].arguments)) << bad;  // kept as streamed: a valid prefix
+  }
+}
