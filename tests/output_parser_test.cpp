@@ -178,6 +178,23 @@ TEST(Reasoning, DeepSeekR1) {
   EXPECT_EQ(m.reasoning_content, "all reasoning, cut off");
 }
 
+TEST(Reasoning, MistralThink) {  // Magistral
+  auto m = both("[THINK]Check [TOOL_CALLS] inside[/THINK]Done.[TOOL_CALLS]f[ARGS]{\"a\": 1}", "mistral", "mistral");
+  EXPECT_EQ(m.reasoning_content, "Check [TOOL_CALLS] inside");
+  EXPECT_EQ(m.content, "Done.");
+  expect_calls(m, {{"f", "{\"a\": 1}"}});
+  m = check("No thinking [THINK here", opts("none", "mistral"));
+  EXPECT_EQ(m.content, "No thinking [THINK here");
+}
+
+TEST(Reasoning, HarmonyGoesWithTheHarmonyFormat) {
+  auto m = check("<|channel|>analysis<|message|>think<|end|><|start|>assistant<|channel|>final<|message|>Hi<|return|>",
+                 opts("harmony", "harmony"));
+  EXPECT_EQ(m.reasoning_content, "think");
+  EXPECT_EQ(m.content, "Hi");
+  EXPECT_THROW(OutputParser(opts("hermes", "harmony")), Error);
+}
+
 // ---- hermes ----
 
 TEST(Hermes, NoCall) {

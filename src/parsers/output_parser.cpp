@@ -28,7 +28,9 @@ constexpr FormatEntry kFormats[] = {
     {"harmony", make_harmony},
     {"pythonic", make_pythonic},
 };
-constexpr const char* kReasoning[] = {"none", "think", "qwen3", "deepseek_r1"};
+// "mistral": Magistral's [THINK]...[/THINK]; "harmony": gpt-oss's analysis channel, which the
+// harmony format itself turns into reasoning (so this layer does nothing).
+constexpr const char* kReasoning[] = {"none", "think", "qwen3", "deepseek_r1", "mistral", "harmony"};
 
 template <class List>
 std::string names(const List& list) {
@@ -51,7 +53,8 @@ std::string names(const List& list) {
 class ParserCore {
  public:
   explicit ParserCore(const OutputParserOptions& o)
-      : open_({"<think>"}), close_({"</think>", "<think>"}) {
+      : open_({o.reasoning == "mistral" ? "[THINK]" : "<think>"}),
+        close_({o.reasoning == "mistral" ? "[/THINK]" : "</think>", o.reasoning == "mistral" ? "[THINK]" : "<think>"}) {
     bool found = false;
     for (auto& f : kFormats)
       if (o.format == f.name) {
@@ -62,7 +65,9 @@ class ParserCore {
     found = false;
     for (auto* r : kReasoning) found |= o.reasoning == r;
     if (!found) throw Error("unknown reasoning format \"" + o.reasoning + "\" (known: " + names(kReasoning) + ")");
-    reasoning_ = o.reasoning != "none";
+    if (o.reasoning == "harmony" && o.format != "harmony")
+      throw Error("reasoning format \"harmony\" goes with the harmony tool call format");
+    reasoning_ = o.reasoning != "none" && o.reasoning != "harmony";
     in_reasoning_ = reasoning_ && (o.starts_in_reasoning || o.reasoning == "deepseek_r1");
   }
 
