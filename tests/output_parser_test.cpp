@@ -1,6 +1,9 @@
 #include "textedge/output_parser.hpp"
 
 #include <gtest/gtest.h>
+
+#include "test_paths.hpp"
+#include "textedge/detokenizer.hpp"
 #include <simdjson.h>
 
 #include <fstream>
@@ -185,6 +188,32 @@ TEST(Reasoning, MistralThink) {  // Magistral
   expect_calls(m, {{"f", "{\"a\": 1}"}});
   m = check("No thinking [THINK here", opts("none", "mistral"));
   EXPECT_EQ(m.content, "No thinking [THINK here");
+}
+
+// End to end on gpt-oss: its Harmony markers are special tokens, so a stream that skips special
+// tokens must keep exactly these for the parser.
+TEST(Markers, SpecialTokensAParserNeedsSurviveSkipping) {
+  auto tok = Tokenizer::load(model_path("gptoss"));
+  auto o = opts("harmony", "harmony");
+  auto keep = special_tokens_to_keep(tok, o);
+  EXPECT_GE(keep.size(), 6u);
+  for (TokenId id : keep) EXPECT_TRUE(tok.is_special(id));
+  std::string text =
+      "<|channel|>analysis<|message|>Need weather.<|end|><|start|>assistant<|channel|>commentary to=functions.get_weather "
+      "<|constrain|>json<|message|>{\"city\": \"Paris\"}<|call|>";
+  auto ids = tok.encode(text);
+  ids.push_back(*tok.token_to_id("<|endoftext|>"));  // a special token the parser does not need
+  Detokenizer stream(tok, {}, {.skip_special_tokens = true, .keep_special_tokens = keep});
+  std::string streamed = stream.step(ids) + stream.finish();
+  EXPECT_EQ(streamed, text);
+  auto m = parse_output(streamed, o);
+  EXPECT_EQ(m.reasoning_content, "Need weather.");
+  expect_calls(m, {{"get_weather", "{\"city\": \"Paris\"}"}});
+  // Qwen3's markers are not special tokens there: nothing to keep, and they survive skipping.
+  auto qwen3 = Tokenizer::load(model_path("qwen3"));
+  EXPECT_TRUE(special_tokens_to_keep(qwen3, opts("hermes", "qwen3")).empty());
+  EXPECT_EQ(parser_markers(opts("hermes", "qwen3")),
+            (std::vector<std::string>{"<tool_call>", "</tool_call>", "<think>", "</think>"}));
 }
 
 TEST(Reasoning, HarmonyGoesWithTheHarmonyFormat) {

@@ -8,6 +8,8 @@
 #include <string_view>
 #include <vector>
 
+#include "textedge/tokenizer.hpp"
+
 namespace textedge {
 
 struct OutputParserOptions {
@@ -66,6 +68,14 @@ void merge_deltas(const std::vector<ChatDelta>& deltas, ParsedMessage& into);
 
 std::vector<std::string> list_formats();
 std::vector<std::string> list_reasoning_formats();
+
+// The markers a parser reads (e.g. "<tool_call>", "<|channel|>", "[THINK]"). A parser works on
+// text decoded with these kept: when some are special tokens of the model, decode with
+// skip_special_tokens and keep_special_tokens = special_tokens_to_keep(...), so the other
+// special tokens still go.
+std::vector<std::string> parser_markers(const OutputParserOptions& options);
+// The ids of those markers that are special tokens of `tokenizer`.
+std::vector<TokenId> special_tokens_to_keep(const Tokenizer& tokenizer, const OutputParserOptions& options);
 
 struct DetectedFormat {
   std::string format = "none", reasoning = "none";

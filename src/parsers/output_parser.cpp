@@ -1,6 +1,7 @@
 // OutputParser: the reasoning layer in front of a format's ToolScanner (core.hpp).
 #include "textedge/output_parser.hpp"
 
+#include <algorithm>
 #include <cstdio>
 
 #include "core.hpp"
@@ -117,7 +118,8 @@ class ParserCore {
     if (m) {
       std::size_t len = ac.pattern(m->index).size();
       std::string before = held_.substr(0, held_.size() - len);
-      bool dropped_open = in_reasoning_ && m->index == 1 && !reasoning_started_ && before.find_first_not_of(" \t\r\n") == std::string::npos;
+      bool dropped_open = in_reasoning_ && m->index == 1 && !reasoning_started_ &&
+                          before.find_first_not_of(" \t\r\n") == std::string::npos;
       if (in_reasoning_ && m->index == 1 && !dropped_open) {
         // A later <think> inside reasoning is reasoning text.
         release_all_but(0);
@@ -217,29 +219,85 @@ std::vector<std::string> list_formats() {
   return v;
 }
 
-std::vector<std::string> list_reasoning_formats() { return {std::begin(detail::kReasoning), std::end(detail::kReasoning)}; }
+std::vector<std::string> list_reasoning_formats() {
+  return {std::begin(detail::kReasoning), std::end(detail::kReasoning)};
+}
+
+// The markers of each format, as data (the family modules match the same strings).
+std::vector<std::string> parser_markers(const OutputParserOptions& o) {
+  static const std::vector<std::pair<std::string_view, std::vector<std::string>>> kMarkers = {
+      {"hermes", {"<tool_call>", "</tool_call>"}},
+      {"llama3_json", {"<|python_tag|>"}},
+      {"mistral", {"[TOOL_CALLS]", "[ARGS]"}},
+      {"qwen3_coder", {"<tool_call>", "</tool_call>", "<function=", "</function>", "<parameter=", "</parameter>"}},
+      {"deepseek_v3",
+       {"<｜tool▁calls▁begin｜>", "<｜tool▁calls▁end｜>", "<｜tool▁call▁begin｜>", "<｜tool▁call▁end｜>",
+        "<｜tool▁sep｜>"}},
+      {"deepseek_v31",
+       {"<｜tool▁calls▁begin｜>", "<｜tool▁calls▁end｜>", "<｜tool▁call▁begin｜>", "<｜tool▁call▁end｜>",
+        "<｜tool▁sep｜>"}},
+      {"kimi_k2",
+       {"<|tool_calls_section_begin|>", "<|tool_call_section_begin|>", "<|tool_calls_section_end|>",
+        "<|tool_call_begin|>", "<|tool_call_argument_begin|>", "<|tool_call_end|>"}},
+      {"glm45", {"<tool_call>", "</tool_call>", "<arg_key>", "</arg_key>", "<arg_value>", "</arg_value>"}},
+      {"harmony", {"<|start|>", "<|end|>", "<|channel|>", "<|message|>", "<|constrain|>", "<|call|>", "<|return|>"}},
+      {"think", {"<think>", "</think>"}},
+      {"qwen3", {"<think>", "</think>"}},
+      {"deepseek_r1", {"<think>", "</think>"}},
+      {"mistral_reasoning", {"[THINK]", "[/THINK]"}},
+  };
+  std::vector<std::string> out;
+  auto add = [&](std::string_view name) {
+    for (auto& [n, markers] : kMarkers)
+      if (n == name)
+        for (auto& m : markers)
+          if (std::find(out.begin(), out.end(), m) == out.end()) out.push_back(m);
+  };
+  add(o.format);
+  add(o.reasoning == "mistral" ? "mistral_reasoning" : o.reasoning);
+  return out;
+}
+
+std::vector<TokenId> special_tokens_to_keep(const Tokenizer& tokenizer, const OutputParserOptions& options) {
+  std::vector<TokenId> ids;
+  for (const auto& m : parser_markers(options))
+    if (auto id = tokenizer.token_to_id(m); id && tokenizer.is_special(*id)) ids.push_back(*id);
+  return ids;
+}
 
 DetectedFormat detect_format(std::string_view t) {
   auto has = [&](std::string_view s) { return t.find(s) != std::string_view::npos; };
   DetectedFormat d;
   // Tool call formats, most specific first.
-  if (has("<tool_call>") && has("<function=")) d.format = "qwen3_coder";  // Qwen3-Coder, Qwen3-Next
-  else if (has("<tool_call>") && has("<arg_key>")) d.format = "glm45";  // GLM-4.5 / 4.6
-  else if (has("<tool_call>")) d.format = "hermes";                     // Hermes 2 Pro, Qwen2.5, Qwen3
-  else if (has("[TOOL_CALLS]")) d.format = "mistral";                   // Mistral 7B v0.3, Nemo, Small
+  if (has("<tool_call>") && has("<function="))
+    d.format = "qwen3_coder";  // Qwen3-Coder, Qwen3-Next
+  else if (has("<tool_call>") && has("<arg_key>"))
+    d.format = "glm45";  // GLM-4.5 / 4.6
+  else if (has("<tool_call>"))
+    d.format = "hermes";  // Hermes 2 Pro, Qwen2.5, Qwen3
+  else if (has("[TOOL_CALLS]"))
+    d.format = "mistral";  // Mistral 7B v0.3, Nemo, Small
   else if (has("<|python_tag|>") || (has("<|start_header_id|>") && has("\"parameters\"")))
     d.format = "llama3_json";  // Llama 3.1 / 3.2 / 3.3 JSON tool calling
-  else if (has("<｜tool▁calls▁begin｜>") && has("```json")) d.format = "deepseek_v3";  // DeepSeek-V3, R1-0528
-  else if (has("<｜tool▁calls▁begin｜>")) d.format = "deepseek_v31";                  // DeepSeek-V3.1 / V3.2
-  else if (has("<|tool_calls_section_begin|>")) d.format = "kimi_k2";                 // Kimi K2
-  else if (has("<|channel|>")) d.format = "harmony";                                  // gpt-oss
+  else if (has("<｜tool▁calls▁begin｜>") && has("```json"))
+    d.format = "deepseek_v3";  // DeepSeek-V3, R1-0528
+  else if (has("<｜tool▁calls▁begin｜>"))
+    d.format = "deepseek_v31";  // DeepSeek-V3.1 / V3.2
+  else if (has("<|tool_calls_section_begin|>"))
+    d.format = "kimi_k2";  // Kimi K2
+  else if (has("<|channel|>"))
+    d.format = "harmony";  // gpt-oss
   // Reasoning.
   if (has("<think>") || has("</think>")) {  // DeepSeek-R1 templates only strip "</think>"
-    if (has("<｜Assistant｜>")) d.reasoning = "deepseek_r1";  // DeepSeek-R1: the prompt ends with <think>
-    else if (has("enable_thinking")) d.reasoning = "qwen3";  // Qwen3: enable_thinking switch
-    else d.reasoning = "think";                              // other <think> models (QwQ, ...)
+    if (has("<｜Assistant｜>"))
+      d.reasoning = "deepseek_r1";  // DeepSeek-R1: the prompt ends with <think>
+    else if (has("enable_thinking"))
+      d.reasoning = "qwen3";  // Qwen3: enable_thinking switch
+    else
+      d.reasoning = "think";  // other <think> models (QwQ, ...)
     // The generation prompt opens the reasoning: QwQ-32B, Qwen3-*-Thinking-2507, DeepSeek-R1-0528.
-    d.starts_in_reasoning = has("assistant\\n<think>\\n") || has("<｜Assistant｜><think>\\n") || d.reasoning == "deepseek_r1";
+    d.starts_in_reasoning =
+        has("assistant\\n<think>\\n") || has("<｜Assistant｜><think>\\n") || d.reasoning == "deepseek_r1";
   }
   return d;
 }
@@ -249,11 +307,21 @@ void json_string(std::string& out, std::string_view s) {
   out += '"';
   for (unsigned char c : s) {
     switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\r': out += "\\r"; break;
-      case '\t': out += "\\t"; break;
+      case '"':
+        out += "\\\"";
+        break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\r':
+        out += "\\r";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
       default:
         if (c < 0x20) {
           char buf[8];
@@ -298,8 +366,10 @@ std::string to_json(const ChatDelta& d) {
 
 std::string to_json(const ParsedMessage& m) {
   std::string out = "{\"role\":\"assistant\",\"content\":";
-  if (m.content.empty() && !m.tool_calls.empty()) out += "null";
-  else json_string(out, m.content);
+  if (m.content.empty() && !m.tool_calls.empty())
+    out += "null";
+  else
+    json_string(out, m.content);
   if (!m.reasoning_content.empty()) {
     out += ",\"reasoning_content\":";
     json_string(out, m.reasoning_content);
