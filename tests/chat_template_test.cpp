@@ -198,6 +198,13 @@ TEST(ChatTemplate, ModelWithoutTemplateGetsTheDefaultAndKwargsReachTheTemplate) 
   EXPECT_EQ(std::find(extra.begin(), extra.end(), "messages"), extra.end());
 }
 
+TEST(ChatTemplate, AdditionalSpecialTokensAreAList) {
+  ChatSpecialTokens special;
+  special.additional_special_tokens = {"<a>", "<b>"};
+  auto t = ChatTemplate::from_string("{{ additional_special_tokens }} {{ additional_special_tokens | length }}", special);
+  EXPECT_EQ(t.apply("[]"), "['<a>', '<b>'] 2");
+}
+
 TEST(ChatTemplate, PromptTokenizesWithoutASecondBos) {
   auto tok = Tokenizer::load(model_path("gemma3"));
   auto t = ChatTemplate::load(model_path("gemma3"));

@@ -18,23 +18,6 @@ namespace jinja = detail::jinja;
 namespace {
 #include "default_template.inc"  // kDefaultTemplate, generated from src/chat/default_template.jinja
 
-std::string json_string(std::string_view s) {
-  std::string out = "\"";
-  for (unsigned char c : s) {
-    if (c == '"' || c == '\\') {
-      out += '\\';
-      out += static_cast<char>(c);
-    } else if (c < 0x20) {
-      char buf[8];
-      std::snprintf(buf, sizeof buf, "\\u%04x", c);
-      out += buf;
-    } else {
-      out += static_cast<char>(c);
-    }
-  }
-  return out + "\"";
-}
-
 // Parses request JSON, refusing what is not JSON with a clear error.
 simdjson::dom::element parse_json(simdjson::dom::parser& parser, std::string_view json, const char* what) {
   simdjson::dom::element e;
@@ -110,9 +93,8 @@ struct ChatTemplate::Impl {
   void make_special_values() {
     for (auto& [k, v] : special.tokens) special_values.emplace_back(k, jinja::Value(v));
     if (!special.additional_special_tokens.empty()) {
-      std::string list = "[";
-      for (auto& t : special.additional_special_tokens) list += (list.size() > 1 ? "," : "") + json_string(t);
-      special_values.emplace_back("additional_special_tokens", jinja::value_from_json(list + "]"));
+      std::vector<jinja::Value> list(special.additional_special_tokens.begin(), special.additional_special_tokens.end());
+      special_values.emplace_back("additional_special_tokens", jinja::Value::list(std::move(list)));
     }
   }
   std::string origin;
