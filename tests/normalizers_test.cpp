@@ -600,6 +600,8 @@ TEST(NormalizerModels, MatchReference) {
 }
 
 TEST(NormalizerThreads, SharedNormalizersAreThreadSafe) {
+  // Build every normalizer here: the cache itself is not thread-safe, the normalizers are.
+  for (const GoldenCase& c : kGoldenCases) cached(c.normalizer);
   std::vector<std::thread> threads;
   std::vector<int> failures(4, 0);
   for (int t = 0; t < 4; ++t) {
