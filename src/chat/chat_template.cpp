@@ -91,9 +91,11 @@ struct ChatTemplate::Impl {
   std::vector<std::pair<std::string, jinja::Value>> special_values;  // `special` as template variables
 
   void make_special_values() {
-    for (auto& [k, v] : special.tokens) special_values.emplace_back(k, jinja::Value(v));
+    // Borrowed: `special` lives as long as the template, which outlives every render.
+    for (auto& [k, v] : special.tokens) special_values.emplace_back(k, jinja::Value::borrowed(v));
     if (!special.additional_special_tokens.empty()) {
-      std::vector<jinja::Value> list(special.additional_special_tokens.begin(), special.additional_special_tokens.end());
+      std::vector<jinja::Value> list;
+      for (auto& t : special.additional_special_tokens) list.push_back(jinja::Value::borrowed(t));
       special_values.emplace_back("additional_special_tokens", jinja::Value::list(std::move(list)));
     }
   }

@@ -59,7 +59,7 @@ struct Expr {
   std::uint8_t op = 0;
   Location loc;
   NameId name = 0;   // Name
-  std::string attr;  // Getattr attribute, filter or test name (the string `name` refers to for Name)
+  std::string attr;  // Getattr attribute, filter or test name, a Name's text, a string Const's text (`value` views it)
   Value value;       // Const
   std::vector<ExprPtr> children;
   std::vector<CmpOp> ops;  // Compare

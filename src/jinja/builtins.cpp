@@ -153,7 +153,7 @@ Value call_builtin(Renderer& r, const FunctionObject& f, Args& args) {
       args.bind("strftime_now", {"format"}, a);
       if (!a[0]) raise("TypeError", "strftime_now() missing 1 required positional argument: 'format'");
       if (!a[0]->is_string()) raise("TypeError", "strftime() argument 1 must be str");
-      return Value(strftime_now(a[0]->str()));
+      return Value(strftime_now(std::string(a[0]->str())));
     }
     case Builtin::Lipsum:
       raise("TypeError", "lipsum() is not supported");

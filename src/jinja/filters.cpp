@@ -48,11 +48,11 @@ std::vector<Value> attribute_parts(const Value& attribute) {
     parts.push_back(attribute);
     return parts;
   }
-  const std::string& s = attribute.str();
+  std::string_view s = attribute.str();
   std::size_t start = 0;
   while (true) {
     std::size_t dot = s.find('.', start);
-    std::string part = s.substr(start, dot == std::string::npos ? std::string::npos : dot - start);
+    std::string part(s.substr(start, dot == std::string::npos ? std::string::npos : dot - start));
     bool digits = !part.empty() && std::all_of(part.begin(), part.end(), [](char c) { return c >= '0' && c <= '9'; });
     if (digits)
       parts.emplace_back(static_cast<std::int64_t>(std::strtoll(part.c_str(), nullptr, 10)));
@@ -199,7 +199,7 @@ Value python_round(double x, std::int64_t digits) {
 }
 
 std::string indent(const std::string& s0, const Value* width, bool first, bool blank) {
-  std::string ind = width ? (width->is_string() ? width->str() : std::string()) : "    ";
+  std::string ind = width ? (width->is_string() ? std::string(width->str()) : std::string()) : "    ";
   if (width && !width->is_string()) {
     if (!width->is_integral()) raise("TypeError", "can't multiply sequence by non-int");
     ind.assign(static_cast<std::size_t>(std::max<std::int64_t>(0, std::min<std::int64_t>(width->as_int(), 1 << 20))), ' ');
@@ -335,7 +335,7 @@ Value min_max(const Value& value, const Value* const* a, bool max) {
 
 }  // namespace
 
-bool is_known_filter(const std::string& name) {
+bool is_known_filter(std::string_view name) {
   for (auto* n : kFilterNames)
     if (name == n) return true;
   return false;
@@ -469,9 +469,9 @@ bool call_filter(Renderer& r, std::string_view name, const Value& v, Args& args,
         if (std::fabs(t) >= 9.2e18) raise("OverflowError", "integer too large");
         out = Value(static_cast<std::int64_t>(t));
       }
-    } else if (v.is_string() && parse_int(v.str(), base, i)) {
+    } else if (v.is_string() && parse_int(std::string(v.str()), base, i)) {
       out = Value(i);
-    } else if (v.is_string() && parse_float(v.str(), d) && !std::isnan(d) && !std::isinf(d)) {
+    } else if (v.is_string() && parse_float(std::string(v.str()), d) && !std::isnan(d) && !std::isinf(d)) {
       if (std::fabs(d) >= 9.2e18) raise("OverflowError", "integer too large");
       out = Value(static_cast<std::int64_t>(std::trunc(d)));
     } else {
@@ -482,7 +482,7 @@ bool call_filter(Renderer& r, std::string_view name, const Value& v, Args& args,
     double d;
     if (v.is_number())
       out = Value(v.as_number());
-    else if (v.is_string() && parse_float(v.str(), d))
+    else if (v.is_string() && parse_float(std::string(v.str()), d))
       out = Value(d);
     else
       out = a[0] ? *a[0] : Value(0.0);
@@ -538,7 +538,7 @@ bool call_filter(Renderer& r, std::string_view name, const Value& v, Args& args,
       for (auto& item : iterate(v)) result.push_back(get_path(item, parts, def));
     } else {
       if (!args.pos[0].is_string()) raise("TypeError", "filter name must be a string");
-      std::string fname = args.pos[0].str();
+      std::string fname(args.pos[0].str());
       Args rest;
       rest.pos.assign(args.pos.begin() + 1, args.pos.end());
       rest.kw = args.kw;
@@ -573,7 +573,7 @@ bool call_filter(Renderer& r, std::string_view name, const Value& v, Args& args,
     std::vector<Value> items = iterate(v);
     std::vector<std::vector<Value>> attrs;
     if (a[2] && a[2]->is_string()) {
-      std::string s = a[2]->str();
+      std::string s(a[2]->str());
       std::size_t start = 0;
       while (true) {
         std::size_t c = s.find(',', start);
@@ -729,11 +729,11 @@ bool call_filter(Renderer& r, std::string_view name, const Value& v, Args& args,
     } else {
       Value cut = op_slice(Value(s), Value::none(), Value(length - end_len), Value::none());
       if (flag(a[1])) {
-        out = Value(cut.str() + end);
+        out = Value(std::string(cut.str()) + end);
       } else {
-        const std::string& c = cut.str();
+        std::string_view c = cut.str();
         std::size_t sp = c.rfind(' ');
-        out = Value((sp == std::string::npos ? c : c.substr(0, sp)) + end);
+        out = Value(std::string(sp == std::string::npos ? c : c.substr(0, sp)) + end);
       }
     }
   } else if (name == "format") {
@@ -812,7 +812,7 @@ bool call_filter(Renderer& r, std::string_view name, const Value& v, Args& args,
       joined += p.str();
     }
     out = Value(joined);
-  } else if (is_known_filter(std::string(name))) {
+  } else if (is_known_filter(name)) {
     raise("TemplateRuntimeError", "filter '" + std::string(name) + "' is not supported");
   } else {
     return false;

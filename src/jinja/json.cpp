@@ -98,7 +98,7 @@ struct JsonWriter {
   }
 
   std::string key_string(const Value& k) {
-    if (k.is_string()) return k.str();
+    if (k.is_string()) return std::string(k.str());
     if (k.is_bool()) return k.as_bool() ? "true" : "false";
     if (k.is_none()) return "null";
     if (k.is_int()) return std::to_string(k.as_int());
@@ -175,21 +175,24 @@ struct JsonWriter {
   }
 };
 
+// `Borrow`: strings view the document's string buffer instead of being copied (the chat path,
+// whose document outlives the render). Containers are built at their final size.
+template <bool Borrow>
 Value from_element(simdjson::dom::element e) {
   switch (e.type()) {
     case simdjson::dom::element_type::ARRAY: {
+      simdjson::dom::array array = e.get_array().value_unsafe();
       std::vector<Value> items;
-      simdjson::dom::array array;
-      if (e.get_array().get(array)) raise("ValueError", "bad JSON array");
-      for (auto x : array) items.push_back(from_element(x));
+      items.reserve(array.size());
+      for (auto x : array) items.push_back(from_element<Borrow>(x));
       return Value::list(std::move(items));
     }
     case simdjson::dom::element_type::OBJECT: {
+      simdjson::dom::object object = e.get_object().value_unsafe();
       std::vector<std::pair<Value, Value>> entries;
-      simdjson::dom::object object;
-      if (e.get_object().get(object)) raise("ValueError", "bad JSON object");
+      entries.reserve(object.size());
       for (auto field : object)
-        entries.emplace_back(Value(std::string(field.key)), from_element(field.value));
+        entries.emplace_back(Borrow ? Value::borrowed(field.key) : Value(field.key), from_element<Borrow>(field.value));
       return Value::dict(std::move(entries));
     }
     case simdjson::dom::element_type::INT64:
@@ -199,7 +202,7 @@ Value from_element(simdjson::dom::element e) {
     case simdjson::dom::element_type::DOUBLE:
       return Value(e.get_double().value_unsafe());
     case simdjson::dom::element_type::STRING:
-      return Value(std::string(e.get_string().value_unsafe()));
+      return Borrow ? Value::borrowed(e.get_string().value_unsafe()) : Value(e.get_string().value_unsafe());
     case simdjson::dom::element_type::BOOL:
       return Value(e.get_bool().value_unsafe());
     case simdjson::dom::element_type::NULL_VALUE:
@@ -211,7 +214,7 @@ Value from_element(simdjson::dom::element e) {
 
 }  // namespace
 
-Value value_from_json_element(simdjson::dom::element element) { return from_element(element); }
+Value value_from_json_element(simdjson::dom::element element) { return from_element<true>(element); }
 
 std::string to_json(const Value& v, const Value& indent, bool sort_keys, bool ensure_ascii, const std::string* item_separator,
                     const std::string* key_separator) {
@@ -240,7 +243,7 @@ Value value_from_json(std::string_view json) {
   thread_local simdjson::dom::parser parser;
   auto doc = parser.parse(json.data(), json.size());
   if (doc.error()) throw TemplateError("ValueError", std::string("invalid JSON: ") + simdjson::error_message(doc.error()), 0, 0);
-  return from_element(doc.value_unsafe());
+  return from_element<false>(doc.value_unsafe());
 }
 
 }  // namespace textedge::detail::jinja

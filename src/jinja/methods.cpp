@@ -128,7 +128,7 @@ Value get_item(const Value& obj, const Value& key) {
       break;
     case Type::String:
       if (key.is_integral()) {
-        const std::string& s = obj.str();
+        std::string_view s = obj.str();
         std::int64_t i = key.as_int();
         if (is_ascii(s)) {
           std::int64_t n = static_cast<std::int64_t>(s.size());
@@ -286,7 +286,7 @@ Value split(Str s, const Value* sep, const Value* maxsplit_v, bool from_right) {
     return Value::list(std::move(parts));
   }
   if (!sep->is_string()) raise("TypeError", std::string("must be str or None, not ") + sep->type_name());
-  const std::string& d = sep->str();
+  std::string_view d = sep->str();
   if (d.empty()) raise("ValueError", "empty separator");
   if (!from_right) {
     std::size_t start = 0;
@@ -445,7 +445,7 @@ bool affix_match(Str s, const Value& affix, std::size_t b0, std::size_t b1, bool
       raise("TypeError", std::string(what) + " first arg must be str or a tuple of str, not " + a.type_name());
     if (empty) return false;
     Str window = s.substr(b0, b1 - b0);
-    const std::string& x = a.str();
+    std::string_view x = a.str();
     if (x.size() > window.size()) return false;
     return suffix ? window.substr(window.size() - x.size()) == x : window.substr(0, x.size()) == x;
   };
@@ -513,7 +513,7 @@ bool str_method(Renderer& r, const Value& self, std::string_view name, Args& arg
     bool empty;
     bounds(s, a[1], a[2], b0, b1, empty);
     Str window = s.substr(b0, b1 - b0);
-    const std::string& x = sub.str();
+    std::string_view x = sub.str();
     if (name == "count") {
       std::int64_t n = 0;
       if (empty) {
@@ -650,7 +650,7 @@ bool str_method(Renderer& r, const Value& self, std::string_view name, Args& arg
     out = Value::list(std::move(v), true);
   } else if (name == "removeprefix" || name == "removesuffix") {
     args.bind(name, {"fix"}, a);
-    const std::string& x = require_str(a[0], name.data()).str();
+    std::string_view x = require_str(a[0], name.data()).str();
     if (name == "removeprefix")
       out = Value(std::string(s.substr(0, x.size()) == x ? s.substr(x.size()) : s));
     else

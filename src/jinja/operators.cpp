@@ -33,7 +33,7 @@ constexpr std::size_t kMaxBuilt = std::size_t{1} << 28;  // a string or list bui
 Value repeat(const Value& seq, std::int64_t n) {
   if (n < 0) n = 0;
   if (seq.is_string()) {
-    const std::string& s = seq.str();
+    std::string_view s = seq.str();
     if (!s.empty() && static_cast<std::uint64_t>(n) > kMaxBuilt / s.size()) raise("MemoryError", "string too large");
     std::string out;
     out.reserve(s.size() * static_cast<std::size_t>(n));
@@ -70,11 +70,11 @@ Value op_add(const Value& a, const Value& b) {
   if (a.is_string() && b.is_string()) {
     if (a.str().size() + b.str().size() > kMaxBuilt) raise("MemoryError", "string too large");
     if (a.is_markup() || b.is_markup()) {  // Markup + str escapes the plain side
-      std::string s = a.is_markup() ? a.str() : html_escape(a.str());
+      std::string s = a.is_markup() ? std::string(a.str()) : html_escape(a.str());
       s += b.is_markup() ? b.str() : html_escape(b.str());
       return Value::markup(std::move(s));
     }
-    std::string s = a.str();
+    std::string s(a.str());
     s += b.str();
     return Value(std::move(s));
   }
@@ -139,7 +139,7 @@ Value op_floordiv(const Value& a, const Value& b) {
 }
 
 Value op_mod(const Value& a, const Value& b) {
-  if (a.is_string()) return string_format_percent(a.str(), b);
+  if (a.is_string()) return string_format_percent(std::string(a.str()), b);
   if (a.is_integral() && b.is_integral()) {
     std::int64_t x = a.as_int(), y = b.as_int();
     if (y == 0) raise("ZeroDivisionError", "integer division or modulo by zero");
@@ -251,7 +251,7 @@ std::vector<Value> iterate(const Value& v) {
     }
     case Type::String: {
       std::vector<Value> chars;
-      const std::string& s = v.str();
+      std::string_view s = v.str();
       std::size_t i = 0;
       while (i < s.size()) {
         std::size_t start = i;
@@ -318,7 +318,7 @@ Value op_slice(const Value& obj, const Value& start, const Value& stop, const Va
     return Value::list(std::move(out), obj.is_tuple());
   }
   if (obj.is_string()) {
-    const std::string& s = obj.str();
+    std::string_view s = obj.str();
     if (is_ascii(s)) {
       slice_positions(s.size(), start, stop, step, pos);
       std::string out;

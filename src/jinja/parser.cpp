@@ -737,7 +737,9 @@ class Parser {
         next();
       }
       auto n = make(ExprKind::Const, l);
-      n->value = Value(std::move(s));
+      // The node owns the text and never moves, so renders copy the constant without counting.
+      n->attr = std::move(s);
+      n->value = Value::borrowed(n->attr);
       return n;
     }
     if (tok.type == Tok::Integer || tok.type == Tok::Float) {

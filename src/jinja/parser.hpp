@@ -37,7 +37,7 @@ struct ParsedTemplate {
 // Throws TemplateError (TemplateSyntaxError or TemplateAssertionError).
 ParsedTemplate parse(std::vector<Token> tokens);
 
-bool is_known_filter(const std::string& name);
-bool is_known_test(const std::string& name);
+bool is_known_filter(std::string_view name);
+bool is_known_test(std::string_view name);
 
 }  // namespace textedge::detail::jinja

@@ -332,7 +332,7 @@ Value Renderer::eval(const Expr& e, const Frame& frame) {
       switch (static_cast<BinOp>(e.op)) {
         case BinOp::Add:
           // Chains like 'a' + role + '\n' + content: append to a temporary nobody else holds.
-          if (a.is_string() && b.is_string() && !a.is_markup() && !a.object()->shared()) {
+          if (b.is_string() && a.is_unshared_owned_string() && !a.is_markup()) {
             auto& s = const_cast<StringObject*>(static_cast<const StringObject*>(a.object()))->value;
             s += b.str();
             check_size(s.size());

@@ -22,7 +22,8 @@ namespace textedge::detail::jinja {
 
 // Ints stay ints, floats floats, key order kept; throws TemplateError on bad JSON.
 Value value_from_json(std::string_view json);
-// The same from an element already parsed (the chat API parses a request once).
+// The same from an element already parsed (the chat API parses a request once). Its strings are
+// views of the element's document, which must outlive the value and every copy of it.
 Value value_from_json_element(simdjson::dom::element element);
 
 struct RenderLimits {

@@ -27,7 +27,7 @@ bool callable(const Value& v) {
 
 }  // namespace
 
-bool is_known_test(const std::string& name) {
+bool is_known_test(std::string_view name) {
   for (auto* n : kTestNames)
     if (name == n) return true;
   return false;

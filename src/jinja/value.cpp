@@ -46,8 +46,22 @@ Value Value::dict(std::vector<std::pair<Value, Value>> items) { return Value(Typ
 
 DictObject::DictObject(std::vector<std::pair<Value, Value>> entries) {
   // Later duplicates replace the value of the first occurrence (Python dict semantics).
+  if (entries.size() <= 8) {  // small dicts (most of a chat request) keep their vector
+    entries_ = std::move(entries);
+    std::size_t kept = entries_.size() ? 1 : 0;
+    for (std::size_t i = 1; i < entries_.size(); ++i) {
+      std::size_t j = 0;
+      while (j < kept && !entries_[j].first.equals(entries_[i].first)) ++j;
+      if (j < kept)
+        entries_[j].second = std::move(entries_[i].second);
+      else if (kept++ != i)
+        entries_[kept - 1] = std::move(entries_[i]);
+    }
+    entries_.resize(kept);
+    return;
+  }
   entries_.reserve(entries.size());
-  bool small = entries.size() <= 8;
+  bool small = false;
   for (auto& e : entries) {
     const Value* existing = nullptr;
     if (small) {
@@ -83,7 +97,7 @@ DictObject::DictObject(std::vector<std::pair<Value, Value>> entries) {
 }
 
 const Value* DictObject::find(const Value& key) const noexcept {
-  if (key.is_string()) return find(std::string_view(key.str()));
+  if (key.is_string()) return find(key.str());
   if (index_.empty()) {
     for (auto& e : entries_)
       if (e.first.equals(key)) return &e.second;
@@ -135,7 +149,7 @@ bool Value::truthy() const noexcept {
 }
 
 std::string Value::to_str() const {
-  if (type_ == Type::String) return str();
+  if (type_ == Type::String) return std::string(str());
   std::string s;
   append_str(s);
   return s;
@@ -355,7 +369,7 @@ bool Value::equals(const Value& o) const noexcept {
     case Type::None:
       return true;
     case Type::String:
-      return u_.ptr == o.u_.ptr || str() == o.str();
+      return str() == o.str();
     case Type::List: {
       if (is_tuple() != o.is_tuple()) return false;
       auto& a = items();

@@ -3,7 +3,9 @@
 // render creates (macros, namespaces, loop objects, cyclers, joiners, bound methods).
 //
 // A Value is 16 bytes: a type tag and a scalar or an intrusively counted pointer to immutable shared
-// storage, so copying a list or a context dict never copies its elements.
+// storage, so copying a list or a context dict never copies its elements. A string is either owned
+// (a counted StringObject) or borrowed: a view of text that outlives the render (the template's own
+// constants, the request's JSON), which costs no allocation and no reference counting to copy.
 #pragma once
 
 #include <atomic>
@@ -69,6 +71,16 @@ class Value {
   Value(std::string s);
   Value(std::string_view s) : Value(std::string(s)) {}
   Value(const char* s) : Value(std::string(s)) {}
+  // A string viewing `s`, which must outlive every copy of the value (strings over 4 GiB are copied).
+  static Value borrowed(std::string_view s) {
+    if (s.size() > UINT32_MAX) return Value(std::string(s));
+    Value v;
+    v.type_ = Type::String;
+    v.borrowed_ = true;
+    v.length_ = static_cast<std::uint32_t>(s.size());
+    v.u_.chars = s.data();
+    return v;
+  }
   static Value markup(std::string s);  // a string marked safe (Markup): escape leaves it alone
   static Value list(std::vector<Value> items, bool tuple = false);
   static Value dict(std::vector<std::pair<Value, Value>> items);  // later duplicates replace earlier
@@ -77,12 +89,14 @@ class Value {
     if (object) object->retain();
   }
 
-  Value(const Value& o) noexcept : type_(o.type_), unsafe_(o.unsafe_), u_(o.u_) {
+  Value(const Value& o) noexcept
+      : type_(o.type_), unsafe_(o.unsafe_), borrowed_(o.borrowed_), length_(o.length_), u_(o.u_) {
     if (is_counted()) u_.ptr->retain();
   }
-  Value(Value&& o) noexcept : type_(o.type_), unsafe_(o.unsafe_), u_(o.u_) {
+  Value(Value&& o) noexcept : type_(o.type_), unsafe_(o.unsafe_), borrowed_(o.borrowed_), length_(o.length_), u_(o.u_) {
     o.type_ = Type::None;
     o.unsafe_ = false;
+    o.borrowed_ = false;
   }
   Value& operator=(const Value& o) noexcept {
     if (this != &o) {
@@ -90,6 +104,8 @@ class Value {
       reset();
       type_ = o.type_;
       unsafe_ = o.unsafe_;
+      borrowed_ = o.borrowed_;
+      length_ = o.length_;
       u_ = o.u_;
     }
     return *this;
@@ -99,9 +115,12 @@ class Value {
       reset();
       type_ = o.type_;
       unsafe_ = o.unsafe_;
+      borrowed_ = o.borrowed_;
+      length_ = o.length_;
       u_ = o.u_;
       o.type_ = Type::None;
       o.unsafe_ = false;
+      o.borrowed_ = false;
     }
     return *this;
   }
@@ -121,12 +140,14 @@ class Value {
   bool is_dict() const noexcept { return type_ == Type::Dict; }
   bool is_object() const noexcept { return type_ == Type::Object; }
   bool is_markup() const noexcept;
+  // An owned string no other value holds: `+` may append to it in place.
+  bool is_unshared_owned_string() const noexcept { return type_ == Type::String && !borrowed_ && !u_.ptr->shared(); }
 
   bool as_bool() const noexcept { return u_.i != 0; }
   std::int64_t as_int() const noexcept { return u_.i; }  // Int or Bool
   double as_float() const noexcept { return u_.f; }
   double as_number() const noexcept { return type_ == Type::Float ? u_.f : static_cast<double>(u_.i); }
-  const std::string& str() const noexcept;  // String only
+  std::string_view str() const noexcept;  // String only
   const ListObject& list() const noexcept { return *reinterpret_cast<const ListObject*>(u_.ptr); }
   const std::vector<Value>& items() const noexcept;  // List only
   const DictObject& dict() const noexcept { return *reinterpret_cast<const DictObject*>(u_.ptr); }
@@ -155,19 +176,22 @@ class Value {
 
  private:
   bool is_counted() const noexcept {
-    return (type_ >= Type::String || (type_ == Type::Undefined && unsafe_)) && u_.ptr != nullptr;
+    return (type_ >= Type::String || (type_ == Type::Undefined && unsafe_)) && u_.ptr != nullptr && !borrowed_;
   }
   void reset() noexcept {
     if (is_counted()) u_.ptr->release();
   }
   Type type_;
   bool unsafe_ = false;
+  bool borrowed_ = false;     // String: u_.chars views length_ bytes it does not own
+  std::uint32_t length_ = 0;  // a borrowed string's size
   union {
     bool b;
     std::int64_t i;
     double f;
     const Object* ptr;
     const std::string* name;
+    const char* chars;
   } u_;
 };
 
@@ -202,9 +226,11 @@ class DictObject final : public Object {
 
 inline bool Value::is_tuple() const noexcept { return type_ == Type::List && list().tuple; }
 inline const std::vector<Value>& Value::items() const noexcept { return list().items; }
-inline const std::string& Value::str() const noexcept { return static_cast<const StringObject*>(u_.ptr)->value; }
+inline std::string_view Value::str() const noexcept {
+  return borrowed_ ? std::string_view(u_.chars, length_) : std::string_view(static_cast<const StringObject*>(u_.ptr)->value);
+}
 inline bool Value::is_markup() const noexcept {
-  return type_ == Type::String && static_cast<const StringObject*>(u_.ptr)->markup;
+  return type_ == Type::String && !borrowed_ && static_cast<const StringObject*>(u_.ptr)->markup;
 }
 
 // Type::Object payloads.
