@@ -2,6 +2,7 @@
 #include <simdjson.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdio>
 
@@ -13,10 +14,24 @@ namespace textedge::detail::jinja {
 
 namespace {
 
+// Bytes json.dumps writes as they are (non-ASCII only without ensure_ascii): copied in runs.
+constexpr auto kJsonPlain = [] {
+  std::array<std::array<bool, 256>, 2> t{};  // [ensure_ascii][byte]
+  for (int c = 0x20; c < 256; ++c) t[0][c] = t[1][c] = c != '"' && c != '\\';
+  for (int c = 0x80; c < 256; ++c) t[1][c] = false;
+  return t;
+}();
+
 void json_string(std::string& out, std::string_view s, bool ensure_ascii) {
+  const auto& plain = kJsonPlain[ensure_ascii];
   out += '"';
   std::size_t i = 0;
   while (i < s.size()) {
+    std::size_t run = i;
+    while (run < s.size() && plain[static_cast<unsigned char>(s[run])]) ++run;
+    out.append(s.data() + i, run - i);
+    if (run == s.size()) break;
+    i = run;
     unsigned char c = static_cast<unsigned char>(s[i]);
     if (c < 0x80) {
       ++i;
@@ -42,23 +57,15 @@ void json_string(std::string& out, std::string_view s, bool ensure_ascii) {
         case '\f':
           out += "\\f";
           break;
-        default:
-          if (c < 0x20) {
-            char buf[8];
-            std::snprintf(buf, sizeof buf, "\\u%04x", c);
-            out += buf;
-          } else {
-            out += static_cast<char>(c);
-          }
+        default: {
+          char buf[8];
+          std::snprintf(buf, sizeof buf, "\\u%04x", c);
+          out += buf;
+        }
       }
       continue;
     }
-    std::size_t start = i;
-    char32_t cp = decode_utf8(s, i);
-    if (!ensure_ascii) {
-      out.append(s.substr(start, i - start));
-      continue;
-    }
+    char32_t cp = decode_utf8(s, i);  // only with ensure_ascii
     char buf[16];
     if (cp >= 0x10000) {
       char32_t v = cp - 0x10000;
@@ -145,24 +152,32 @@ struct JsonWriter {
         break;
       }
       case Type::Dict: {
-        auto entries = v.dict().entries();
+        const auto& entries = v.dict().entries();
         if (entries.empty()) {
           out += "{}";
           break;
         }
-        if (sort_keys) {
-          std::stable_sort(entries.begin(), entries.end(),
-                           [](const auto& x, const auto& y) { return op_less(x.first, y.first); });
-        }
         out += '{';
         bool first = true;
-        for (auto& [k, x] : entries) {
+        auto entry = [&](const Value& k, const Value& x) {
           if (!first) out += item_sep;
           first = false;
           if (has_indent) newline(depth);
-          json_string(out, key_string(k), ensure_ascii);
+          if (k.is_string())
+            json_string(out, k.str(), ensure_ascii);
+          else
+            json_string(out, key_string(k), ensure_ascii);
           out += key_sep;
           write(x);
+        };
+        if (sort_keys) {
+          std::vector<const std::pair<Value, Value>*> order;
+          for (auto& e : entries) order.push_back(&e);
+          std::stable_sort(order.begin(), order.end(),
+                           [](const auto* x, const auto* y) { return op_less(x->first, y->first); });
+          for (const auto* e : order) entry(e->first, e->second);
+        } else {
+          for (auto& [k, x] : entries) entry(k, x);
         }
         if (has_indent) newline(depth - 1);
         out += '}';
