@@ -23,7 +23,7 @@ enum class ExprKind : std::uint8_t {
   List,      // children
   Tuple,     // children
   Dict,      // children: key, value, key, value...
-  Getattr,   // children[0], attr
+  Getattr,   // children[0], attr; op == 1 when attr names no dict method or dunder (a plain key)
   Getitem,   // children[0], children[1]
   Slice,     // children: start, stop, step (nullptr when absent)
   Call,      // children[0] callee, args

@@ -46,6 +46,10 @@ bool has_method(const Value& self, std::string_view name) {
   return false;
 }
 
+bool names_dict_attribute(std::string_view name) {
+  return is_dunder(name) || in(kDictMethods, name) || in(kDictUnsafe, name);
+}
+
 bool is_unsafe_method(const Value& self, std::string_view name) {
   if (self.is_list() && !self.is_tuple()) return in(kListUnsafe, name);
   if (self.is_dict()) return in(kDictUnsafe, name);

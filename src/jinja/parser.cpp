@@ -1,4 +1,5 @@
 #include "parser.hpp"
+#include "runtime.hpp"
 
 #include <algorithm>
 #include <functional>
@@ -817,6 +818,7 @@ class Parser {
         auto n = make(ExprKind::Getattr, l);
         n->children.push_back(std::move(node));
         n->attr = cur().text;
+        n->op = !names_dict_attribute(n->attr);
         next();
         return n;
       }

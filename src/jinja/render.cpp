@@ -251,6 +251,33 @@ Value Renderer::lookup(const Expr& e, const Frame& frame) {
   return Value::undefined(&t_.names[e.name]);
 }
 
+// Where `e` names a value already stored (a variable, a dict entry, a namespace attribute), that
+// value itself, so a chain like message.function.name copies only its last link (no reference
+// counting on the way). nullptr for anything else or when not found: the caller then evaluates `e`.
+// Only valid until the next evaluation.
+const Value* Renderer::stored(const Expr& e, const Frame& frame) {
+  switch (e.kind) {
+    case ExprKind::Name:
+      return frame.find(e.name);
+    case ExprKind::Getattr: {
+      if (!e.op) return nullptr;  // a dict method or dunder
+      const Value* base = stored(*e.children[0], frame);
+      if (!base) return nullptr;
+      if (base->is_dict()) return base->dict().find(std::string_view(e.attr));
+      if (const auto* ns = as<NamespaceObject>(*base, ObjectKind::Namespace)) return ns->find(e.attr);
+      return nullptr;
+    }
+    case ExprKind::Getitem: {  // d['key']: the item wins over attributes
+      const Expr& k = *e.children[1];
+      if (k.kind != ExprKind::Const || !k.value.is_string()) return nullptr;
+      const Value* base = stored(*e.children[0], frame);
+      return base && base->is_dict() ? base->dict().find(k.value.str()) : nullptr;
+    }
+    default:
+      return nullptr;
+  }
+}
+
 static std::string undefined_message(const Value& v) {
   if (const std::string* m = v.unsafe_message()) return *m;
   if (const std::string* n = v.undefined_name()) return "'" + *n + "' is undefined";
@@ -284,14 +311,28 @@ Value Renderer::eval(const Expr& e, const Frame& frame) {
       return Value::dict(std::move(items));
     }
     case ExprKind::Getattr: {
+      if (e.op)
+        if (const Value* base = stored(*e.children[0], frame)) {
+          if (base->is_dict()) {
+            const Value* v = base->dict().find(std::string_view(e.attr));
+            return v ? *v : Value::undefined();
+          }
+          if (const auto* ns = as<NamespaceObject>(*base, ObjectKind::Namespace)) {
+            const Value* v = ns->find(e.attr);
+            return v ? *v : Value::undefined();
+          }
+        }
       Value obj = eval(*e.children[0], frame);
       at(e.loc);
       if (obj.is_undefined()) raise("UndefinedError", undefined_message(obj));
       return get_attribute(obj, e.attr);
     }
     case ExprKind::Getitem: {
-      Value obj = eval(*e.children[0], frame);
       const Expr& k = *e.children[1];
+      if (k.kind == ExprKind::Const && k.value.is_string())
+        if (const Value* base = stored(*e.children[0], frame); base && base->is_dict())
+          if (const Value* v = base->dict().find(k.value.str())) return *v;
+      Value obj = eval(*e.children[0], frame);
       if (k.kind == ExprKind::Slice) {
         Value parts[3];
         for (int i = 0; i < 3; ++i)

@@ -62,6 +62,8 @@ bool call_test(Renderer& r, std::string_view name, const Value& input, Args& arg
 bool call_method(Renderer& r, const Value& self, std::string_view name, Args& args, Value& out);
 bool has_method(const Value& self, std::string_view name);
 bool is_unsafe_method(const Value& self, std::string_view name);  // mutating list/dict methods
+// A name that getattr resolves on a dict before its keys (a method or a dunder).
+bool names_dict_attribute(std::string_view name);
 // A bound method value (for `x.items` without a call).
 Value bound_method(const Value& self, std::string_view name);
 
