@@ -101,7 +101,7 @@ Value global_function(NameId id) {
 
 Value loop_attribute(const LoopObject& loop, std::string_view name, bool& found) {
   found = true;
-  auto n = static_cast<std::int64_t>(loop.items.size());
+  auto n = static_cast<std::int64_t>(loop.items().size());
   auto i = static_cast<std::int64_t>(loop.index0);
   if (name == "index") return Value(i + 1);
   if (name == "index0") return Value(i);
@@ -112,8 +112,8 @@ Value loop_attribute(const LoopObject& loop, std::string_view name, bool& found)
   if (name == "length") return Value(n);
   if (name == "depth") return Value(static_cast<std::int64_t>(loop.depth0) + 1);
   if (name == "depth0") return Value(static_cast<std::int64_t>(loop.depth0));
-  if (name == "previtem") return i > 0 ? loop.items[loop.index0 - 1] : Value::undefined();
-  if (name == "nextitem") return i + 1 < n ? loop.items[loop.index0 + 1] : Value::undefined();
+  if (name == "previtem") return i > 0 ? loop.items()[loop.index0 - 1] : Value::undefined();
+  if (name == "nextitem") return i + 1 < n ? loop.items()[loop.index0 + 1] : Value::undefined();
   if (name == "cycle" || name == "changed") {
     return Value(Type::Object, new FunctionObject(Builtin::BoundMethod, Value(Type::Object, &loop), std::string(name)));
   }

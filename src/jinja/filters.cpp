@@ -33,7 +33,7 @@ std::size_t py_len(const Value& v) {
     case Type::Undefined:
       return 0;
     default:
-      if (auto* ns = as<LoopObject>(v, ObjectKind::Loop)) return ns->items.size();
+      if (auto* ns = as<LoopObject>(v, ObjectKind::Loop)) return ns->items().size();
       raise("TypeError", std::string("object of type '") + v.type_name() + "' has no len()");
   }
 }

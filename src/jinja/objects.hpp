@@ -52,7 +52,9 @@ class NamespaceObject final : public BoxObject {
 class LoopObject final : public BoxObject {
  public:
   LoopObject() : BoxObject(ObjectKind::Loop) {}
-  std::vector<Value> items;
+  const std::vector<Value>& items() const { return source.is_list() ? source.items() : owned; }
+  Value source;              // an unfiltered list is iterated in place
+  std::vector<Value> owned;  // otherwise the items: filtered, a dict's keys, a string's characters
   std::size_t index0 = 0;
   std::size_t depth0 = 0;
   const Stmt* stmt = nullptr;  // recursive loops: loop(children) re-runs this loop

@@ -186,27 +186,30 @@ void Renderer::exec_for(const Stmt& s, const Ref<Frame>& frame, const Value& ite
   Ref<Frame> body_frame(new Frame(frame));
   FrameScope scope{body_frame};
   const Target& target = s.targets[0];
-  {
+  if (iterable.is_list() && !s.filter) {
+    loop->source = iterable;
+  } else {
     std::vector<Value> items = iterate(iterable);
     if (s.filter) {
       for (auto& item : items) {
         step();
         body_frame->vars.clear();
         assign(target, item, *body_frame);
-        if (eval(*s.filter, *body_frame).truthy()) loop->items.push_back(std::move(item));
+        if (eval(*s.filter, *body_frame).truthy()) loop->owned.push_back(std::move(item));
       }
     } else {
-      loop->items = std::move(items);
+      loop->owned = std::move(items);
     }
   }
+  const std::vector<Value>& items = loop->items();
   Value loop_value(Type::Object, loop.get());
-  std::size_t n = loop->items.size();
+  std::size_t n = items.size();
   for (std::size_t i = 0; i < n; ++i) {
     step();
     body_frame->vars.clear();
     if (body_frame->shared()) body_frame = Ref<Frame>(new Frame(frame));  // a macro kept the old scope
     loop->index0 = i;
-    assign(target, loop->items[i], *body_frame);
+    assign(target, items[i], *body_frame);
     body_frame->set(kLoop, loop_value);
     Flow f = exec(s.body, body_frame);
     if (f == Flow::Break) break;

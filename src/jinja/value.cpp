@@ -345,7 +345,7 @@ void Value::append_repr(std::string& out) const {
         }
         case ObjectKind::Loop: {
           auto* loop = static_cast<const LoopObject*>(object());
-          out += "<LoopContext " + std::to_string(loop->index0 + 1) + "/" + std::to_string(loop->items.size()) + ">";
+          out += "<LoopContext " + std::to_string(loop->index0 + 1) + "/" + std::to_string(loop->items().size()) + ">";
           return;
         }
         case ObjectKind::Cycler:
