@@ -116,7 +116,19 @@ TEST(JsonSchemaRegex, UnsupportedKeywordsNameThemselvesAndTheirPath) {
   EXPECT_NE(error_of(R"({"type":"string","pattern":"a+?"})").find("lazy"), std::string::npos);
   EXPECT_NE(error_of(R"({"$ref":"other.json#/x"})").find("$[\"$ref\"]: only local references"), std::string::npos);
   EXPECT_NE(error_of(R"({"$ref":"#/$defs/missing"})").find("does not resolve"), std::string::npos);
-  EXPECT_NE(error_of(R"({"type":"number","minimum":0})").find("$.minimum"), std::string::npos);
+  EXPECT_EQ(error_of(R"({"type":"number","minimum":0,"multipleOf":0.5})"),
+            "JSON Schema at $.multipleOf: unsupported keyword \"multipleOf\"");
+  EXPECT_NE(error_of(R"({"type":"number","exclusiveMinimum":true})").find("$.exclusiveMinimum: boolean"),
+            std::string::npos);
+  EXPECT_NE(error_of(R"({"type":"number","maximum":"5"})").find("$.maximum"), std::string::npos);
+  // Bounds are exact up to 100 digits before and after the point; beyond, refused...
+  EXPECT_NE(error_of(R"({"type":"number","minimum":1e-300})").find("$.minimum: bound 1e-300 is unsupported"),
+            std::string::npos);
+  EXPECT_NE(error_of(R"({"type":"integer","minimum":1e300})").find("$.minimum"), std::string::npos);
+  // ...except the outer ones, which exclude no number written in full and are dropped.
+  EXPECT_EQ(error_of(R"({"type":"number","minimum":-1.7976931348623157e308,"maximum":1.7976931348623157e308})"), "");
+  EXPECT_NE(error_of(R"({"type":"integer","minimum":5,"exclusiveMaximum":5})").find("no value satisfies"),
+            std::string::npos);
   EXPECT_NE(error_of(R"({"type":"string","minLength":"x"})").find("$.minLength"), std::string::npos);
   EXPECT_NE(error_of(R"({"type":)").find("invalid JSON"), std::string::npos);
   EXPECT_NE(error_of("false").find("no value satisfies"), std::string::npos);
@@ -190,6 +202,45 @@ TEST(JsonSchemaRegex, RecursionIsCutAtTheDepthLimit) {
   FullMatch m(textedge::json_schema_regex(schema, options));
   EXPECT_TRUE(m.matches(R"({"c":{"c":{}}})"));   // three levels
   EXPECT_FALSE(m.matches(R"({"c":{"c":{"c":{}}}})"));  // four
+}
+
+TEST(JsonSchemaRegex, BoundedNumbersAreExactAndWithoutExponent) {
+  FullMatch m(textedge::json_schema_regex(R"({"type":"number","exclusiveMinimum":-0.5,"maximum":0.25})"));
+  ASSERT_EQ(m.error(), "");
+  for (const char* ok : {"0", "-0", "0.0", "-0.4999999999999999999999", "0.25", "0.2500000", "0.1", "-0.000001"})
+    EXPECT_TRUE(m.matches(ok)) << ok;
+  for (const char* bad :
+       {"-0.5", "-0.50", "0.2500000000000000000001", "0.26", "1", "-1", "2.5e-1", "1E-1", ".1", "00.1", "0."})
+    EXPECT_FALSE(m.matches(bad)) << bad;
+  // An integer's fractional or exclusive bounds round inwards; -0 is zero.
+  FullMatch i(textedge::json_schema_regex(R"({"type":"integer","minimum":-1.5,"exclusiveMaximum":2})"));
+  for (const char* ok : {"-1", "-0", "0", "1"}) EXPECT_TRUE(i.matches(ok)) << ok;
+  for (const char* bad : {"-2", "2", "1.0", "-1.5"}) EXPECT_FALSE(i.matches(bad)) << bad;
+}
+
+TEST(JsonSchemaRegex, OneOfIsAnAlternation) {
+  // Like llama.cpp, outlines and xgrammar's fallback: a value matching two branches is accepted
+  // (JSON Schema would reject it; docs/schema.md).
+  FullMatch m(textedge::json_schema_regex(R"({"oneOf":[{"type":"integer"},{"type":"number","minimum":0}]})"));
+  EXPECT_TRUE(m.matches("5"));
+  EXPECT_TRUE(m.matches("-5"));
+  EXPECT_TRUE(m.matches("0.5"));
+  EXPECT_FALSE(m.matches("-0.5"));
+}
+
+TEST(JsonSchemaRegex, AnyDepthBoundsUnconstrainedNesting) {
+  for (int depth : {0, 1, 2}) {  // depth 3 is beyond what PCRE2 compiles by default (docs/schema.md)
+    textedge::SchemaRegexOptions options;
+    options.any_depth = depth;
+    FullMatch m(textedge::json_schema_regex(R"({"type":"object","properties":{"v":{}},"additionalProperties":false})",
+                                            options));
+    ASSERT_EQ(m.error(), "") << depth;
+    std::string nested = "1", deeper;
+    for (int level = 0; level < depth; ++level) nested = level % 2 ? R"({"k":)" + nested + "}" : "[" + nested + "]";
+    deeper = "[" + nested + "]";
+    EXPECT_TRUE(m.matches(R"({"v":)" + nested + "}")) << depth;
+    EXPECT_FALSE(m.matches(R"({"v":)" + deeper + "}")) << depth;
+  }
 }
 
 }  // namespace

@@ -132,8 +132,9 @@ std::vector<std::string> whole_range(const std::string& lo, const std::optional<
   std::size_t full_from = 0, full_to = 0;  // a run of lengths written as [1-9][0-9]{m,n}
   auto flush_full = [&] {
     if (full_from == 0) return;
-    std::string tail = full_from == full_to ? digits(full_from - 1)
-                                            : "[0-9]{" + std::to_string(full_from - 1) + "," + std::to_string(full_to - 1) + "}";
+    std::string tail = full_from == full_to
+                           ? digits(full_from - 1)
+                           : "[0-9]{" + std::to_string(full_from - 1) + "," + std::to_string(full_to - 1) + "}";
     alts.push_back("[1-9]" + tail);
     full_from = 0;
   };
@@ -225,8 +226,10 @@ Decimal parse_decimal(std::string_view text) {
   std::string mantissa;
   std::optional<std::size_t> point;
   for (; i < text.size() && text[i] != 'e' && text[i] != 'E'; ++i) {
-    if (text[i] == '.') point = mantissa.size();
-    else mantissa += text[i];
+    if (text[i] == '.')
+      point = mantissa.size();
+    else
+      mantissa += text[i];
   }
   long long whole_len = static_cast<long long>(point.value_or(mantissa.size()));
   if (i < text.size()) whole_len += std::strtoll(std::string(text.substr(i + 1)).c_str(), nullptr, 10);
@@ -265,19 +268,29 @@ struct Bound {
 };
 
 // Non-negative numbers written I(.F)? (integral: I alone) between lower and upper (absent: none).
-std::vector<std::string> nonnegative_range(const Decimal& lower, bool lower_inclusive, const std::optional<Decimal>& upper,
-                                           bool upper_inclusive, bool integral) {
+std::vector<std::string> nonnegative_range(const Decimal& lower, bool lower_inclusive,
+                                           const std::optional<Decimal>& upper, bool upper_inclusive, bool integral) {
   std::vector<std::string> alts;
+  if (integral) {  // the whole numbers from ceil(lower) (or the next one) to floor(upper) (or the one before)
+    std::string first = lower.fraction.empty() && lower_inclusive ? lower.whole : whole_increment(lower.whole);
+    std::optional<std::string> last;
+    if (upper) {
+      if (!upper->fraction.empty() || upper_inclusive)
+        last = upper->whole;
+      else if (upper->whole == "0")
+        return alts;
+      else
+        last = whole_decrement(upper->whole);
+      if (whole_less(*last, first)) return alts;
+    }
+    return whole_range(first, last);
+  }
   auto add = [&](const std::string& whole, const FractionSet& f) {
     if (f.none()) return;
-    if (integral) {
-      if (f.empty_ok) alts.push_back(whole);
-      return;
-    }
     if (f.alts.empty()) return alts.push_back(whole);
     alts.push_back(whole + "(?:\\." + join_alternatives(f.alts) + ")" + (f.empty_ok ? "?" : ""));
   };
-  std::string any_fraction = integral ? "" : "(?:\\.[0-9]+)?";
+  std::string any_fraction = "(?:\\.[0-9]+)?";
   const std::string& a = lower.whole;
   if (upper && upper->whole == a) {
     add(a, fraction_range({true, lower.fraction, lower_inclusive}, {true, upper->fraction, upper_inclusive}));
@@ -362,7 +375,8 @@ Bounds bounds(const Json& schema) {
       text.assign(buf, std::to_chars(buf, buf + sizeof buf, d).ptr);  // shortest round trip
     }
     Bound b{parse_decimal(text), inclusive};
-    if (b.value.whole.size() > kMaxBoundDigits && b.value.negative == lower) continue;  // beyond every number written in full: dropped
+    if (b.value.whole.size() > kMaxBoundDigits && b.value.negative == lower)
+      continue;  // beyond every number written in full: dropped
     if (b.value.whole.size() > kMaxBoundDigits || b.value.fraction.size() > kMaxBoundDigits)
       SchemaCompiler::fail(*v, "bound " + text + " is unsupported: exact ranges take bounds of at most " +
                                    std::to_string(kMaxBoundDigits) + " digits before and after the point");
@@ -372,8 +386,10 @@ Bounds bounds(const Json& schema) {
       continue;
     }
     int c = compare(b.value, slot->value);
-    if (lower ? c > 0 : c < 0) slot = b;
-    else if (c == 0 && !b.inclusive) slot->inclusive = false;
+    if (lower ? c > 0 : c < 0)
+      slot = b;
+    else if (c == 0 && !b.inclusive)
+      slot->inclusive = false;
   }
   return out;
 }
