@@ -47,9 +47,11 @@ constexpr const char* kUsage = R"(usage:
       an OpenAI chat request (messages, tools, add_generation_prompt (default true),
       continue_final_message, chat_template_kwargs, documents) -> the prompt exactly as
       transformers renders it (--ids: its token ids, without a second BOS).
-  textedge schema-regex [--strict] FILE
-      the regex for the JSON Schema in FILE (docs/schema.md).
-  textedge tool-regex --tools FILE --format NAME [--name TOOL] [--parallel]
+  textedge schema-regex [--strict] [--any-depth N] [--max-depth N] FILE
+      the regex for the JSON Schema in FILE (docs/schema.md). --any-depth: how deeply an
+      unconstrained value nests arrays/objects (default 2); --max-depth: recursive $ref
+      expansions (default 3).
+  textedge tool-regex --tools FILE --format NAME [--name TOOL] [--parallel] [--any-depth N] [--max-depth N]
       the regex that forces a tool call; FILE is an OpenAI tools array, NAME one of hermes,
       llama3_json, mistral, qwen3_coder, deepseek_v3, deepseek_v31, kimi_k2, glm45, harmony, pythonic.
   textedge parse --format NAME [--reasoning NAME] [--starts-in-reasoning] [--tools FILE]
@@ -127,7 +129,15 @@ Args parse_args(int argc, char** argv) {
       a.schema.parallel = true;
     else if (arg == "--strict")
       a.schema.strict = true;
-    else if (arg == "--template")
+    else if (arg == "--any-depth") {
+      std::size_t depth = parse_count("--any-depth", value("--any-depth"));
+      if (depth > 6) usage_error("--any-depth must be at most 6 (the regex grows fourfold per level)");
+      a.schema.any_depth = static_cast<int>(depth);
+    } else if (arg == "--max-depth") {
+      std::size_t depth = parse_count("--max-depth", value("--max-depth"));
+      if (depth > 32) usage_error("--max-depth must be at most 32");
+      a.schema.max_depth = static_cast<int>(depth);
+    } else if (arg == "--template")
       a.render.template_file = value("--template");
     else if (arg == "--request")
       a.render.request = value("--request");

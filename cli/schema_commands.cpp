@@ -29,6 +29,8 @@ int run_schema_command(const SchemaCommand& c) {
   try {
     SchemaRegexOptions options;
     options.strict = c.strict;
+    options.any_depth = c.any_depth;
+    options.max_depth = c.max_depth;
     std::string re = c.command == "schema-regex" ? json_schema_regex(text, options)
                                                  : tool_call_pattern(text, c.format, c.name, c.parallel, options);
     re += '\n';

@@ -11,6 +11,8 @@ struct SchemaCommand {
   std::string tools, format, name;
   bool parallel = false;
   bool strict = false;
+  int any_depth = 2;  // SchemaRegexOptions::any_depth
+  int max_depth = 3;  // SchemaRegexOptions::max_depth
 };
 
 // Prints the regex and a newline; returns the exit status (1 on errors, printed to stderr).

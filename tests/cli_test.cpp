@@ -159,7 +159,7 @@ TEST(Cli, SchemaRegexAndToolRegex) {
     "properties":{"a":{"type":"boolean"}},"required":["a"]}}}])");
   auto r = run("schema-regex " + dir + ".schema.json");
   EXPECT_EQ(r.status, 0);
-  EXPECT_EQ(r.out, "(?:[0-9]|[1-9][0-9]|[1-9][0-9]{2}|1(?:[01][0-9]{2}|2(?:[0-2][0-9]|3[0-4]))|-[1-5])\n");
+  EXPECT_EQ(r.out, "(?:[0-9]|[1-9][0-9]{1,2}|1(?:[01][0-9]{2}|2(?:[0-2][0-9]|3[0-4]))|-[0-5])\n");
   r = run("tool-regex --tools " + dir + ".tools.json --format hermes --name f");
   EXPECT_EQ(r.status, 0);
   EXPECT_EQ(r.out, "<tool_call>\\n\\{\"name\": ?\"f\", ?\"arguments\": ?\\{\"a\": ?(?:true|false)\\}\\}\\n</tool_call>\n");
@@ -171,6 +171,14 @@ TEST(Cli, SchemaRegexAndToolRegex) {
   EXPECT_EQ(r.status, 1);
   EXPECT_NE(r.out.find("at $.format: unsupported format"), std::string::npos) << r.out;
   EXPECT_EQ(run("tool-regex --format hermes").status, 2);
+  // The nesting of unconstrained values is an option: {"type":"array"} at depth 0 holds scalars only.
+  write_file(dir + ".schema.json", R"({"type":"array"})");
+  r = run("schema-regex --any-depth 0 " + dir + ".schema.json");
+  EXPECT_EQ(r.status, 0);
+  EXPECT_EQ(r.out.find("\\["), 0u) << r.out;
+  EXPECT_EQ(r.out.find("\\[", 1), std::string::npos) << r.out;
+  EXPECT_GT(run("schema-regex " + dir + ".schema.json").out.size(), r.out.size());
+  EXPECT_EQ(run("schema-regex --any-depth 9 " + dir + ".schema.json").status, 2);
   std::remove((dir + ".schema.json").c_str());
   std::remove((dir + ".tools.json").c_str());
 }

@@ -9,6 +9,7 @@
 
 #include <map>
 #include <memory>
+#include <random>
 #include <string>
 
 #include "json.hpp"
@@ -116,7 +117,19 @@ TEST(JsonSchemaRegex, UnsupportedKeywordsNameThemselvesAndTheirPath) {
   EXPECT_NE(error_of(R"({"type":"string","pattern":"a+?"})").find("lazy"), std::string::npos);
   EXPECT_NE(error_of(R"({"$ref":"other.json#/x"})").find("$[\"$ref\"]: only local references"), std::string::npos);
   EXPECT_NE(error_of(R"({"$ref":"#/$defs/missing"})").find("does not resolve"), std::string::npos);
-  EXPECT_NE(error_of(R"({"type":"number","minimum":0})").find("$.minimum"), std::string::npos);
+  EXPECT_EQ(error_of(R"({"type":"number","minimum":0,"multipleOf":0.5})"),
+            "JSON Schema at $.multipleOf: unsupported keyword \"multipleOf\"");
+  EXPECT_NE(error_of(R"({"type":"number","exclusiveMinimum":true})").find("$.exclusiveMinimum: boolean"),
+            std::string::npos);
+  EXPECT_NE(error_of(R"({"type":"number","maximum":"5"})").find("$.maximum"), std::string::npos);
+  // Bounds are exact up to 100 digits before and after the point; beyond, refused...
+  EXPECT_NE(error_of(R"({"type":"number","minimum":1e-300})").find("$.minimum: bound 1e-300 is unsupported"),
+            std::string::npos);
+  EXPECT_NE(error_of(R"({"type":"integer","minimum":1e300})").find("$.minimum"), std::string::npos);
+  // ...except the outer ones, which exclude no number written in full and are dropped.
+  EXPECT_EQ(error_of(R"({"type":"number","minimum":-1.7976931348623157e308,"maximum":1.7976931348623157e308})"), "");
+  EXPECT_NE(error_of(R"({"type":"integer","minimum":5,"exclusiveMaximum":5})").find("no value satisfies"),
+            std::string::npos);
   EXPECT_NE(error_of(R"({"type":"string","minLength":"x"})").find("$.minLength"), std::string::npos);
   EXPECT_NE(error_of(R"({"type":)").find("invalid JSON"), std::string::npos);
   EXPECT_NE(error_of("false").find("no value satisfies"), std::string::npos);
@@ -190,6 +203,137 @@ TEST(JsonSchemaRegex, RecursionIsCutAtTheDepthLimit) {
   FullMatch m(textedge::json_schema_regex(schema, options));
   EXPECT_TRUE(m.matches(R"({"c":{"c":{}}})"));   // three levels
   EXPECT_FALSE(m.matches(R"({"c":{"c":{"c":{}}}})"));  // four
+}
+
+TEST(JsonSchemaRegex, BoundedNumbersAreExactAndWithoutExponent) {
+  FullMatch m(textedge::json_schema_regex(R"({"type":"number","exclusiveMinimum":-0.5,"maximum":0.25})"));
+  ASSERT_EQ(m.error(), "");
+  for (const char* ok : {"0", "-0", "0.0", "-0.4999999999999999999999", "0.25", "0.2500000", "0.1", "-0.000001"})
+    EXPECT_TRUE(m.matches(ok)) << ok;
+  for (const char* bad :
+       {"-0.5", "-0.50", "0.2500000000000000000001", "0.26", "1", "-1", "2.5e-1", "1E-1", ".1", "00.1", "0."})
+    EXPECT_FALSE(m.matches(bad)) << bad;
+  // An integer's fractional or exclusive bounds round inwards; -0 is zero.
+  FullMatch i(textedge::json_schema_regex(R"({"type":"integer","minimum":-1.5,"exclusiveMaximum":2})"));
+  for (const char* ok : {"-1", "-0", "0", "1"}) EXPECT_TRUE(i.matches(ok)) << ok;
+  for (const char* bad : {"-2", "2", "1.0", "-1.5"}) EXPECT_FALSE(i.matches(bad)) << bad;
+}
+
+// A decimal text (at most 18 digits before and 18 after the point, no exponent) as an exact
+// fixed-point value scaled by 10^18: the check below compares numbers without going through the
+// regex compiler's own decimal code.
+__int128 fixed_point(const std::string& text) {
+  bool negative = text[0] == '-';
+  std::size_t i = negative, point = text.find('.');
+  __int128 value = 0;
+  std::size_t end = point == std::string::npos ? text.size() : point;
+  for (; i < end; ++i) value = value * 10 + (text[i] - '0');
+  for (int k = 0; k < 18; ++k) {
+    std::size_t at = point == std::string::npos ? std::string::npos : point + 1 + k;
+    value = value * 10 + (at < text.size() ? text[at] - '0' : 0);
+  }
+  return negative ? -value : value;
+}
+
+TEST(JsonSchemaRegex, BoundedRangesAgreeWithExactComparison) {
+  std::mt19937 rng(20261130);
+  auto pick = [&](int n) { return static_cast<int>(rng() % static_cast<unsigned>(n)); };
+  auto digit_string = [&](int n, bool leading_nonzero) {
+    std::string s;
+    for (int k = 0; k < n; ++k) s += static_cast<char>('0' + (k == 0 && leading_nonzero ? 1 + pick(9) : pick(10)));
+    return s;
+  };
+  auto decimal = [&](bool bound) {  // bounds: no trailing fraction zeros (as a schema writes them)
+    std::string s = pick(3) == 0 ? "-" : "";
+    int whole_digits = pick(4);
+    s += whole_digits == 0 ? "0" : digit_string(whole_digits, true);
+    int fraction_digits = pick(bound ? 5 : 12);
+    if (fraction_digits) {
+      std::string f = pick(4) == 0
+                          ? std::string(static_cast<std::size_t>(pick(6)), '0') + digit_string(fraction_digits, false)
+                          : digit_string(fraction_digits, false);
+      if (bound) f.erase(f.find_last_not_of('0') + 1);
+      if (!f.empty()) s += "." + f.substr(0, 17);
+    }
+    return s == "-0" && bound ? std::string("0") : s;
+  };
+  std::size_t checked = 0, accepted = 0;
+  for (int round = 0; round < 400; ++round) {
+    bool integer = pick(3) == 0;
+    std::string schema = std::string(R"({"type":")") + (integer ? "integer" : "number") + "\"";
+    struct Limit {
+      bool lower, inclusive;
+      std::string text;
+    };
+    std::vector<Limit> limits;
+    for (const char* key : {"minimum", "exclusiveMinimum", "maximum", "exclusiveMaximum"}) {
+      if (pick(2)) continue;
+      std::string key_s = key;
+      limits.push_back({key_s.find("inimum") != std::string::npos, !key_s.starts_with("exclusive"), decimal(true)});
+      schema += ",\"" + key_s + "\":" + limits.back().text;
+    }
+    schema += "}";
+    std::string re;
+    try {
+      re = textedge::json_schema_regex(schema);
+    } catch (const textedge::SchemaError& e) {
+      ASSERT_NE(std::string(e.what()).find("no value satisfies"), std::string::npos) << schema << ": " << e.what();
+      re = "(?!)";  // unsatisfiable: nothing may be valid below
+    }
+    FullMatch m(re);
+    ASSERT_EQ(m.error(), "") << schema;
+    std::vector<std::string> texts;
+    for (int k = 0; k < 60; ++k) texts.push_back(decimal(false));
+    for (auto& l : limits) {  // the bound itself, just inside and just outside it
+      texts.push_back(l.text);
+      texts.push_back(l.text + (l.text.find('.') == std::string::npos ? ".0" : "0"));
+      texts.push_back(l.text + (l.text.find('.') == std::string::npos ? ".000001" : "000001"));
+      if (l.text.find('.') == std::string::npos)
+        texts.push_back((l.text == "0" ? "-" : "") + l.text + (l.text == "0" ? "" : "1"));
+    }
+    for (auto& text : texts) {
+      if (text.size() - text.find('.') > 19 && text.find('.') != std::string::npos) continue;
+      __int128 x = fixed_point(text);
+      bool valid = !integer || text.find('.') == std::string::npos;
+      for (auto& l : limits) {
+        __int128 b = fixed_point(l.text);
+        if (l.lower)
+          valid = valid && (l.inclusive ? x >= b : x > b);
+        else
+          valid = valid && (l.inclusive ? x <= b : x < b);
+      }
+      EXPECT_EQ(m.matches(text), valid) << schema << " on " << text;
+      ++checked;
+      accepted += valid;
+    }
+  }
+  EXPECT_GT(accepted, 2000u);
+  std::printf("checked %zu texts (%zu in range) over 400 random bounded schemas\n", checked, accepted);
+}
+
+TEST(JsonSchemaRegex, OneOfIsAnAlternation) {
+  // Like llama.cpp, outlines and xgrammar's fallback: a value matching two branches is accepted
+  // (JSON Schema would reject it; docs/schema.md).
+  FullMatch m(textedge::json_schema_regex(R"({"oneOf":[{"type":"integer"},{"type":"number","minimum":0}]})"));
+  EXPECT_TRUE(m.matches("5"));
+  EXPECT_TRUE(m.matches("-5"));
+  EXPECT_TRUE(m.matches("0.5"));
+  EXPECT_FALSE(m.matches("-0.5"));
+}
+
+TEST(JsonSchemaRegex, AnyDepthBoundsUnconstrainedNesting) {
+  for (int depth : {0, 1, 2}) {  // depth 3 is beyond what PCRE2 compiles by default (docs/schema.md)
+    textedge::SchemaRegexOptions options;
+    options.any_depth = depth;
+    FullMatch m(textedge::json_schema_regex(R"({"type":"object","properties":{"v":{}},"additionalProperties":false})",
+                                            options));
+    ASSERT_EQ(m.error(), "") << depth;
+    std::string nested = "1", deeper;
+    for (int level = 0; level < depth; ++level) nested = level % 2 ? R"({"k":)" + nested + "}" : "[" + nested + "]";
+    deeper = "[" + nested + "]";
+    EXPECT_TRUE(m.matches(R"({"v":)" + nested + "}")) << depth;
+    EXPECT_FALSE(m.matches(R"({"v":)" + deeper + "}")) << depth;
+  }
 }
 
 }  // namespace

@@ -70,12 +70,20 @@ std::optional<std::uint64_t> count_keyword(const Json& schema, std::string_view 
   return static_cast<std::uint64_t>(n);
 }
 
-// ---- integer ranges -------------------------------------------------------------------------
+// ---- numeric ranges ---------------------------------------------------------------------------
+// Bounds are exact decimals and values are compared on their written digits, so a range is exact
+// at any length (no rounding through double). Numbers in a range are written I(.F)? without an
+// exponent (docs/schema.md).
 
 std::string digits(std::size_t n) { return n == 0 ? "" : n == 1 ? "[0-9]" : "[0-9]{" + std::to_string(n) + "}"; }
 std::string digit_class(char a, char b) {
   if (a == b) return std::string(1, a);
   return std::string("[") + a + (b == a + 1 ? "" : "-") + b + "]";
+}
+std::string join_alternatives(const std::vector<std::string>& alts) {
+  std::string out;
+  for (auto& a : alts) out += (out.empty() ? "" : "|") + a;
+  return alts.size() == 1 ? out : group(out);
 }
 
 // Decimal strings of lo's length between lo and hi (same length, lo <= hi).
@@ -91,50 +99,299 @@ std::string same_length_range(const std::string& lo, const std::string& hi) {
   if (!hi_max) --last;
   if (first <= last) alts.push_back(digit_class(first, last) + digits(rest));
   if (!hi_max) alts.push_back(hi.substr(0, 1) + same_length_range(std::string(rest, '0'), hi.substr(1)));
-  if (alts.size() == 1) return alts[0];
-  std::string out;
-  for (auto& a : alts) out += (out.empty() ? "" : "|") + a;
-  return group(out);
+  return join_alternatives(alts);
 }
 
-// Non-negative integers in [lo, hi] (hi absent: unbounded), without leading zeros.
-std::vector<std::string> nonnegative_range(std::uint64_t lo, std::optional<std::uint64_t> hi) {
+bool whole_less(const std::string& a, const std::string& b) {
+  return a.size() != b.size() ? a.size() < b.size() : a < b;
+}
+std::string power_of_ten(std::size_t digits_count) {
+  std::string p(digits_count, '0');
+  p[0] = '1';
+  return p;
+}
+std::string whole_increment(std::string s) {
+  std::size_t i = s.size();
+  while (i > 0 && s[i - 1] == '9') s[--i] = '0';
+  if (i == 0) return power_of_ten(s.size() + 1);
+  ++s[i - 1];
+  return s;
+}
+std::string whole_decrement(std::string s) {  // s > 0
+  std::size_t i = s.size();
+  while (s[i - 1] == '0') s[--i] = '9';
+  --s[i - 1];
+  if (s.size() > 1 && s[0] == '0') s.erase(0, 1);
+  return s;
+}
+
+// Integer digit strings without leading zeros in [lo, hi] (hi absent: unbounded), lo <= hi.
+std::vector<std::string> whole_range(const std::string& lo, const std::optional<std::string>& hi) {
   std::vector<std::string> alts;
-  std::string lo_s = std::to_string(lo);
-  std::size_t last_len = hi ? std::to_string(*hi).size() : lo_s.size();
-  for (std::size_t len = lo_s.size(); len <= last_len; ++len) {
-    std::string a = lo_s;
-    if (len != lo_s.size()) a.assign(len, '0'), a[0] = '1';
-    std::string b = hi && len == last_len ? std::to_string(*hi) : std::string(len, '9');
+  std::size_t last_len = hi ? hi->size() : lo.size();
+  std::size_t full_from = 0, full_to = 0;  // a run of lengths written as [1-9][0-9]{m,n}
+  auto flush_full = [&] {
+    if (full_from == 0) return;
+    std::string tail = full_from == full_to
+                           ? digits(full_from - 1)
+                           : "[0-9]{" + std::to_string(full_from - 1) + "," + std::to_string(full_to - 1) + "}";
+    alts.push_back("[1-9]" + tail);
+    full_from = 0;
+  };
+  for (std::size_t len = lo.size(); len <= last_len; ++len) {
+    std::string a = len == lo.size() ? lo : power_of_ten(len);
+    std::string b = hi && len == last_len ? *hi : std::string(len, '9');
+    if (a == power_of_ten(len) && b == std::string(len, '9')) {
+      if (full_from == 0) full_from = len;
+      full_to = len;
+      continue;
+    }
+    flush_full();
     alts.push_back(same_length_range(a, b));
   }
-  if (!hi) alts.push_back("[1-9][0-9]{" + std::to_string(lo_s.size()) + ",}");
+  if (!hi) {
+    std::size_t from = full_from ? full_from : lo.size() + 1;
+    full_from = 0;
+    alts.push_back("[1-9][0-9]" + (from - 1 == 0 ? std::string("*") : "{" + std::to_string(from - 1) + ",}"));
+  }
+  flush_full();
   return alts;
 }
 
-// Bounds beyond +-10^18 are treated as absent (documented).
-constexpr double kLimit = 1e18;
+// Fraction digit strings F (possibly empty; value 0.F) within the bounds 0.lo and 0.hi, inclusive
+// or not; an absent bound does not constrain. Bound digits have no trailing zeros.
+struct FractionSet {
+  std::vector<std::string> alts;  // each matches at least one digit
+  bool empty_ok = false;          // the empty string (value 0) is in the set
+  bool none() const { return alts.empty() && !empty_ok; }
+  std::string regex() const {  // over possibly-empty digit strings
+    if (alts.empty()) return "";
+    std::string a = join_alternatives(alts);
+    if (!empty_ok) return a;
+    return (alts.size() == 1 ? group(a) : a) + "?";
+  }
+};
 
-std::string integer_range(std::optional<std::int64_t> lo, std::optional<std::int64_t> hi) {
+// One side of a fraction range: absent (no constraint), or 0.digits, inclusive or not.
+struct FractionBound {
+  bool present = false;
+  std::string_view digits;
+  bool inclusive = true;
+};
+
+FractionSet fraction_range(FractionBound lo, FractionBound hi) {
+  if (lo.present && lo.digits.empty() && lo.inclusive) lo.present = false;  // >= 0 always holds
+  if (hi.present && hi.digits.empty()) {  // <= 0: only zeros, and only if 0 is allowed
+    if (!hi.inclusive || lo.present) return {};
+    return {{"0+"}, true};
+  }
+  if (!lo.present && !hi.present) return {{"[0-9]+"}, true};
+  if (lo.present && lo.digits.empty() && !hi.present) return {{"0*[1-9][0-9]*"}, false};  // > 0
+  FractionSet out;
+  out.empty_ok = !lo.present;  // hi is not empty here, so 0 is below it
+  // The digits equal to a bound's next digit continue under the rest of that bound; those
+  // strictly between are free. An empty exclusive lower bound (> 0) stays as it is under '0'.
+  char lo_digit = lo.present ? (lo.digits.empty() ? '0' : lo.digits[0]) : '0';
+  char hi_digit = hi.present ? hi.digits[0] : '9';
+  char free_first = lo.present ? static_cast<char>(lo_digit + 1) : '0';
+  char free_last = hi.present ? static_cast<char>(hi_digit - 1) : '9';
+  std::vector<char> special;
+  if (lo.present) special.push_back(lo_digit);
+  if (hi.present && (!lo.present || hi_digit != lo_digit)) special.push_back(hi_digit);
+  for (char d : special) {
+    FractionBound sub_lo, sub_hi;
+    if (lo.present && d == lo_digit) sub_lo = {true, lo.digits.empty() ? lo.digits : lo.digits.substr(1), lo.inclusive};
+    if (hi.present && d == hi_digit) sub_hi = {true, hi.digits.substr(1), hi.inclusive};
+    FractionSet sub = fraction_range(sub_lo, sub_hi);
+    if (!sub.none()) out.alts.push_back(std::string(1, d) + sub.regex());
+  }
+  if (free_first <= free_last) out.alts.insert(out.alts.begin(), digit_class(free_first, free_last) + "[0-9]*");
+  return out;
+}
+
+// An exact decimal: integer digits without leading zeros ("0" for zero), fraction digits without
+// trailing zeros.
+struct Decimal {
+  bool negative = false;
+  std::string whole = "0";
+  std::string fraction;
+  bool is_zero() const { return whole == "0" && fraction.empty(); }
+};
+
+// Reads a JSON number's text ("-1.5e-07").
+Decimal parse_decimal(std::string_view text) {
+  Decimal d;
+  std::size_t i = 0;
+  if (i < text.size() && text[i] == '-') d.negative = true, ++i;
+  std::string mantissa;
+  std::optional<std::size_t> point;
+  for (; i < text.size() && text[i] != 'e' && text[i] != 'E'; ++i) {
+    if (text[i] == '.')
+      point = mantissa.size();
+    else
+      mantissa += text[i];
+  }
+  long long whole_len = static_cast<long long>(point.value_or(mantissa.size()));
+  if (i < text.size()) whole_len += std::strtoll(std::string(text.substr(i + 1)).c_str(), nullptr, 10);
+  long long n = static_cast<long long>(mantissa.size());
+  if (whole_len <= 0) {
+    d.whole = "";
+    d.fraction = std::string(static_cast<std::size_t>(-whole_len), '0') + mantissa;
+  } else if (whole_len >= n) {
+    d.whole = mantissa + std::string(static_cast<std::size_t>(whole_len - n), '0');
+    d.fraction.clear();
+  } else {
+    d.whole = mantissa.substr(0, static_cast<std::size_t>(whole_len));
+    d.fraction = mantissa.substr(static_cast<std::size_t>(whole_len));
+  }
+  d.whole.erase(0, std::min(d.whole.find_first_not_of('0'), d.whole.size()));
+  if (d.whole.empty()) d.whole = "0";
+  d.fraction.erase(std::min(d.fraction.find_last_not_of('0') + 1, d.fraction.size()));
+  if (d.is_zero()) d.negative = false;
+  return d;
+}
+
+int compare_magnitude(const Decimal& a, const Decimal& b) {
+  if (a.whole != b.whole) return whole_less(a.whole, b.whole) ? -1 : 1;
+  int c = a.fraction.compare(b.fraction);  // without trailing zeros, string order is numeric order
+  return c < 0 ? -1 : c > 0 ? 1 : 0;
+}
+int compare(const Decimal& a, const Decimal& b) {
+  if (a.negative != b.negative) return a.negative ? -1 : 1;
+  int c = compare_magnitude(a, b);
+  return a.negative ? -c : c;
+}
+
+struct Bound {
+  Decimal value;
+  bool inclusive = true;
+};
+
+// Non-negative numbers written I(.F)? (integral: I alone) between lower and upper (absent: none).
+std::vector<std::string> nonnegative_range(const Decimal& lower, bool lower_inclusive,
+                                           const std::optional<Decimal>& upper, bool upper_inclusive, bool integral) {
   std::vector<std::string> alts;
-  if (!hi || *hi >= 0) {
-    std::uint64_t a = lo && *lo > 0 ? static_cast<std::uint64_t>(*lo) : 0;
-    std::optional<std::uint64_t> b;
-    if (hi) b = static_cast<std::uint64_t>(*hi);
-    for (auto& s : nonnegative_range(a, b)) alts.push_back(s);
+  if (integral) {  // the whole numbers from ceil(lower) (or the next one) to floor(upper) (or the one before)
+    std::string first = lower.fraction.empty() && lower_inclusive ? lower.whole : whole_increment(lower.whole);
+    std::optional<std::string> last;
+    if (upper) {
+      if (!upper->fraction.empty() || upper_inclusive)
+        last = upper->whole;
+      else if (upper->whole == "0")
+        return alts;
+      else
+        last = whole_decrement(upper->whole);
+      if (whole_less(*last, first)) return alts;
+    }
+    return whole_range(first, last);
   }
-  if (!lo || *lo < 0) {  // -v for v in [max(1, -hi), -lo]
-    std::uint64_t a = hi && *hi < 0 ? static_cast<std::uint64_t>(-*hi) : 1;
-    std::optional<std::uint64_t> b;
-    if (lo) b = static_cast<std::uint64_t>(-*lo);
-    auto neg = nonnegative_range(a, b);
-    std::string joined;
-    for (auto& s : neg) joined += (joined.empty() ? "" : "|") + s;
-    alts.push_back("-" + (neg.size() == 1 ? neg[0] : group(joined)));
+  auto add = [&](const std::string& whole, const FractionSet& f) {
+    if (f.none()) return;
+    if (f.alts.empty()) return alts.push_back(whole);
+    alts.push_back(whole + "(?:\\." + join_alternatives(f.alts) + ")" + (f.empty_ok ? "?" : ""));
+  };
+  std::string any_fraction = "(?:\\.[0-9]+)?";
+  const std::string& a = lower.whole;
+  if (upper && upper->whole == a) {
+    add(a, fraction_range({true, lower.fraction, lower_inclusive}, {true, upper->fraction, upper_inclusive}));
+    return alts;
   }
-  std::string out;
-  for (auto& s : alts) out += (out.empty() ? "" : "|") + s;
-  return alts.size() == 1 ? out : group(out);
+  add(a, fraction_range({true, lower.fraction, lower_inclusive}, {}));
+  std::string after = whole_increment(a);
+  std::optional<std::string> before;
+  if (upper) before = upper->whole == "0" ? "" : whole_decrement(upper->whole);
+  if (!upper || (!before->empty() && !whole_less(*before, after))) {
+    auto middle = whole_range(after, before);
+    alts.push_back((middle.size() == 1 ? middle[0] : join_alternatives(middle)) + any_fraction);
+  }
+  if (upper) add(upper->whole, fraction_range({}, {true, upper->fraction, upper_inclusive}));
+  return alts;
+}
+
+// Numbers x with lo <= x <= hi (strict where a bound is exclusive). Non-negative values are
+// written without '-', non-positive ones with it ("-0" is zero).
+Re decimal_range(const std::optional<Bound>& lo, const std::optional<Bound>& hi, bool integral) {
+  if (lo && hi) {
+    int c = compare(lo->value, hi->value);
+    if (c > 0 || (c == 0 && !(lo->inclusive && hi->inclusive))) return never();
+  }
+  std::vector<std::string> alts;
+  if (!hi || (!hi->value.negative && (!hi->value.is_zero() || hi->inclusive))) {
+    Decimal lower;
+    bool lower_inclusive = true;
+    if (lo && !lo->value.negative) lower = lo->value, lower_inclusive = lo->inclusive;
+    std::optional<Decimal> upper;
+    if (hi) upper = hi->value;
+    for (auto& s : nonnegative_range(lower, lower_inclusive, upper, hi ? hi->inclusive : true, integral))
+      alts.push_back(s);
+  }
+  // -y with y >= 0: x >= lo <=> y <= |lo|, x <= hi <=> y >= |hi| (when hi <= 0).
+  if (!lo || lo->value.negative || (lo->value.is_zero() && lo->inclusive)) {
+    Decimal lower;
+    bool lower_inclusive = true;
+    if (hi && (hi->value.negative || hi->value.is_zero())) lower = hi->value, lower_inclusive = hi->inclusive;
+    lower.negative = false;
+    std::optional<Decimal> upper;
+    bool upper_inclusive = true;
+    if (lo) upper = lo->value, upper->negative = false, upper_inclusive = lo->inclusive;
+    auto negative = nonnegative_range(lower, lower_inclusive, upper, upper_inclusive, integral);
+    if (!negative.empty()) alts.push_back("-" + join_alternatives(negative));
+  }
+  if (alts.empty()) return never();
+  return Re{join_alternatives(alts)};
+}
+
+struct Bounds {
+  std::optional<Bound> lo, hi;
+};
+
+// The range regex nests a group per digit of a bound, so bound expansions are limited: an outer
+// bound (an upper bound above 10^100, a lower bound below -10^100) is dropped, another refused.
+constexpr std::size_t kMaxBoundDigits = 100;
+
+// The bounds of a number or integer schema; the tighter of minimum/exclusiveMinimum (and of the
+// maxima) wins.
+Bounds bounds(const Json& schema) {
+  Bounds out;
+  struct Keyword {
+    const char* name;
+    bool lower, inclusive;
+  };
+  for (auto [key, lower, inclusive] : {Keyword{"minimum", true, true}, Keyword{"exclusiveMinimum", true, false},
+                                       Keyword{"maximum", false, true}, Keyword{"exclusiveMaximum", false, false}}) {
+    auto v = schema.find(key);
+    if (!v) continue;
+    if (v->is_bool()) SchemaCompiler::fail(*v, "boolean exclusiveMinimum/exclusiveMaximum (draft 4) is unsupported");
+    double d = v->number();  // fails on a non-number
+    std::int64_t i;
+    std::uint64_t u;
+    std::string text;
+    if (!v->raw().get_int64().get(i)) {
+      text = std::to_string(i);
+    } else if (!v->raw().get_uint64().get(u)) {
+      text = std::to_string(u);
+    } else {
+      char buf[64];
+      text.assign(buf, std::to_chars(buf, buf + sizeof buf, d).ptr);  // shortest round trip
+    }
+    Bound b{parse_decimal(text), inclusive};
+    if (b.value.whole.size() > kMaxBoundDigits && b.value.negative == lower)
+      continue;  // beyond every number written in full: dropped
+    if (b.value.whole.size() > kMaxBoundDigits || b.value.fraction.size() > kMaxBoundDigits)
+      SchemaCompiler::fail(*v, "bound " + text + " is unsupported: exact ranges take bounds of at most " +
+                                   std::to_string(kMaxBoundDigits) + " digits before and after the point");
+    auto& slot = lower ? out.lo : out.hi;
+    if (!slot) {
+      slot = b;
+      continue;
+    }
+    int c = compare(b.value, slot->value);
+    if (lower ? c > 0 : c < 0)
+      slot = b;
+    else if (c == 0 && !b.inclusive)
+      slot->inclusive = false;
+  }
+  return out;
 }
 
 // ---- strings ----------------------------------------------------------------------------------
@@ -774,33 +1031,15 @@ Re SchemaCompiler::raw_string(const Json& schema, const std::string& terminator)
 }
 
 Re SchemaCompiler::integer(const Json& schema) {
-  std::optional<std::int64_t> lo, hi;
-  auto bound = [&](const char* key, bool lower, bool exclusive) {
-    auto v = schema.find(key);
-    if (!v) return;
-    if (v->is_bool()) fail(*v, "boolean exclusiveMinimum/exclusiveMaximum (draft 4) is unsupported");
-    double d = v->number();
-    if (std::abs(d) > kLimit) return;
-    std::int64_t b;
-    if (lower) b = static_cast<std::int64_t>(exclusive ? std::floor(d) + 1 : std::ceil(d));
-    else b = static_cast<std::int64_t>(exclusive ? std::ceil(d) - 1 : std::floor(d));
-    if (lower) lo = lo ? std::max(*lo, b) : b;
-    else hi = hi ? std::min(*hi, b) : b;
-  };
-  bound("minimum", true, false);
-  bound("exclusiveMinimum", true, true);
-  bound("maximum", false, false);
-  bound("exclusiveMaximum", false, true);
-  if (lo && hi && *lo > *hi) return never();
-  if (!lo && !hi) return Re{"-?(?:0|[1-9][0-9]*)"};
-  return Re{integer_range(lo, hi)};
+  Bounds b = bounds(schema);
+  if (!b.lo && !b.hi) return Re{"-?(?:0|[1-9][0-9]*)"};
+  return decimal_range(b.lo, b.hi, true);
 }
 
 Re SchemaCompiler::number(const Json& schema) {
-  for (auto key : kNumberKeywords)
-    if (schema.find(key))
-      fail(schema.get(key), "\"" + std::string(key) + "\" on type number is unsupported (bounds are supported on integers)");
-  return Re{"-?(?:0|[1-9][0-9]*)(?:\\.[0-9]+)?(?:[eE][+-]?[0-9]+)?"};
+  Bounds b = bounds(schema);
+  if (!b.lo && !b.hi) return Re{"-?(?:0|[1-9][0-9]*)(?:\\.[0-9]+)?(?:[eE][+-]?[0-9]+)?"};
+  return decimal_range(b.lo, b.hi, false);  // no exponent within bounds (docs/schema.md)
 }
 
 // ---- public entry point ---------------------------------------------------------------------

@@ -7,13 +7,20 @@ types, out-of-range numbers, longer/shorter strings and arrays), each written in
 whitespace policy allows (compact, and json.dumps' ", " / ": "), labelled by the validator; plus
 forms that break the policy (indentation, a space before ':' or after '{'), labelled invalid.
 
-Two documented deviations from plain jsonschema are applied to the reference too (docs/schema.md):
-"integer" means a JSON integer literal (1.0 is not one), and the formats date, time, date-time,
-uuid and email are checked as the subsets textedge accepts.
+A case may also list "texts": JSON texts written as given (in the whitespace policy's form), for
+numbers that Python floats would round or rewrite. Numbers are compared exactly: every text is
+parsed with its non-integers as Decimal, and the schema's too.
+
+The documented deviations from plain jsonschema are applied to the reference too (docs/schema.md):
+"integer" means a JSON integer literal (1.0 is not one); the formats date, time, date-time, uuid
+and email are checked as the subsets textedge accepts; a number under minimum/maximum/
+exclusiveMinimum/exclusiveMaximum is written without an exponent; "oneOf" accepts a value that
+matches several branches (it is "anyOf").
 
 Usage: schema_goldens.py CASES.json OUT.jsonl
 """
 import datetime
+import decimal
 import json
 import re
 import sys
@@ -67,6 +74,24 @@ def check_email(s):
             and all(re.fullmatch(LABEL, label) for label in domain.split(".")))
 
 
+class WrittenNumber(decimal.Decimal):
+    """A JSON non-integer, exact, remembering how it was written."""
+
+    def __new__(cls, text):
+        number = super().__new__(cls, text)
+        number.text = text
+        return number
+
+
+def without_exponent(check):
+    """A bound keyword that also refuses numbers written with an exponent (docs/schema.md)."""
+    def validate(validator, bound, instance, schema):
+        if isinstance(instance, WrittenNumber) and "e" in instance.text.lower():
+            yield jsonschema.ValidationError(f"{instance.text}: exponent in a bounded number")
+        yield from check(validator, bound, instance, schema)
+    return validate
+
+
 def validator_for(schema):
     checker = jsonschema.FormatChecker(formats=())
     for name, fn in [("date", check_date), ("time", check_time), ("date-time", check_date_time),
@@ -75,8 +100,15 @@ def validator_for(schema):
     base = jsonschema.Draft202012Validator
     types = base.TYPE_CHECKER.redefine(
         "integer", lambda _, v: isinstance(v, int) and not isinstance(v, bool))
-    cls = jsonschema.validators.extend(base, type_checker=types)
+    keywords = {key: without_exponent(base.VALIDATORS[key])
+                for key in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum")}
+    keywords["oneOf"] = base.VALIDATORS["anyOf"]
+    cls = jsonschema.validators.extend(base, keywords, type_checker=types)
     return cls(schema, format_checker=checker)
+
+
+def parse(text):
+    return json.loads(text, parse_float=WrittenNumber)
 
 
 SCALARS = [None, True, False, 0, -1, 1.5, "", "x", 100000, [], {}]
@@ -149,22 +181,28 @@ def texts(v, literals):
 
 def main():
     cases = json.load(open(sys.argv[1], encoding="utf-8"))
+    exact_schemas = [c["schema"] for c in json.load(open(sys.argv[1], encoding="utf-8"), parse_float=decimal.Decimal)]
     with open(sys.argv[2], "w", encoding="utf-8") as out:
-        for case in cases:
-            validator = validator_for(case["schema"])
+        def write(case, text, valid):
+            out.write(json.dumps({"case": case["name"], "text": text, "valid": valid}, ensure_ascii=False) + "\n")
+
+        for case, exact_schema in zip(cases, exact_schemas):
+            validator = validator_for(exact_schema)
             literals = '"enum"' in json.dumps(case["schema"]) or '"const"' in json.dumps(case["schema"])
+            for text in case.get("texts", []):
+                write(case, text, validator.is_valid(parse(text)))
+                write(case, " " + text, False)
             values, seen = [], set()
-            for inst in case["instances"]:
+            for inst in case.get("instances", []):
                 for v in [inst] + mutations(inst):
                     key = json.dumps(v, sort_keys=False)
                     if key not in seen:
                         seen.add(key)
                         values.append(v)
             for v in values:
-                valid = validator.is_valid(v)
+                valid = validator.is_valid(parse(json.dumps(v)))
                 for text, policy in texts(v, literals):
-                    out.write(json.dumps({"case": case["name"], "text": text, "valid": valid and policy},
-                                         ensure_ascii=False) + "\n")
+                    write(case, text, valid and policy)
 
 
 if __name__ == "__main__":
