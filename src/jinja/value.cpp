@@ -7,11 +7,62 @@
 #include <cstdio>
 #include <cstring>
 #include <functional>
+#include <new>
 
 #include "objects.hpp"
 #include "unicode.hpp"
 
 namespace textedge::detail::jinja {
+
+namespace {
+constexpr std::size_t kGranule = 16;
+constexpr std::size_t kSizeClasses = 8;          // objects up to 128 bytes
+constexpr std::size_t kCachedPerClass = 4096;  // beyond this, blocks go back to the heap
+struct FreeBlock {
+  FreeBlock* next;
+};
+struct ObjectCache {
+  FreeBlock* head[kSizeClasses] = {};
+  std::size_t count[kSizeClasses] = {};
+  ~ObjectCache();
+};
+thread_local bool t_cache_gone = false;  // trivially destructible: valid while the thread exits
+thread_local ObjectCache t_cache;
+ObjectCache::~ObjectCache() {
+  t_cache_gone = true;
+  for (auto* block : head)
+    while (block) {
+      FreeBlock* next = block->next;
+      ::operator delete(block);
+      block = next;
+    }
+}
+}  // namespace
+
+void* allocate_object(std::size_t size) {
+  std::size_t c = (size - 1) / kGranule;
+  if (c >= kSizeClasses || t_cache_gone) return ::operator new(size);
+  ObjectCache& cache = t_cache;
+  if (FreeBlock* block = cache.head[c]) {
+    cache.head[c] = block->next;
+    --cache.count[c];
+    return block;
+  }
+  return ::operator new((c + 1) * kGranule);
+}
+
+void free_object(void* p, std::size_t size) noexcept {
+  std::size_t c = (size - 1) / kGranule;
+  if (c < kSizeClasses && !t_cache_gone) {
+    ObjectCache& cache = t_cache;
+    if (cache.count[c] < kCachedPerClass) {
+      cache.head[c] = new (p) FreeBlock{cache.head[c]};
+      ++cache.count[c];
+      return;
+    }
+  }
+  ::operator delete(p);
+}
 
 Value::Value(std::string s) : type_(Type::String) {
   auto* o = new StringObject(std::move(s), false);

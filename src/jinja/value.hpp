@@ -29,9 +29,16 @@ enum class Type : std::uint8_t {
   Object,  // callables, namespaces, loops, cyclers, joiners (see ObjectKind)
 };
 
+// Objects come from per-thread free lists: a render creates and drops them by the hundred, more
+// than glibc's per-size cache holds, which sent most of its frees down the slow path.
+void* allocate_object(std::size_t size);
+void free_object(void* p, std::size_t size) noexcept;
+
 // Base of everything a Value points to.
 class Object {
  public:
+  static void* operator new(std::size_t size) { return allocate_object(size); }
+  static void operator delete(void* p, std::size_t size) noexcept { free_object(p, size); }
   virtual ~Object() = default;
   void retain() const noexcept { refs_.fetch_add(1, std::memory_order_relaxed); }
   void release() const noexcept {
