@@ -626,7 +626,7 @@ TEST(Pythonic, TextIsContent) {
   EXPECT_EQ(m.content, " ; g()]");
   m = check("[f(a=[1, 2", opts("pythonic", "none", true));
   ASSERT_EQ(m.tool_calls.size(), 1u);
-  EXPECT_EQ(m.tool_calls[0].arguments, "{\"a\": [1, 2");
+  EXPECT_EQ(m.tool_calls[0].arguments, "{\"a\": [1, ");  // a number is held to its end (2 could become 2j)
 }
 
 // ---- every format: random texts built from marker pieces ----
@@ -739,4 +739,147 @@ TEST(Hermes, NumbersAreCheckedStrictly) {
     ASSERT_EQ(streamed.tool_calls.size(), 1u) << bad;
     EXPECT_FALSE(valid_json(streamed.tool_calls[0].arguments)) << bad;  // kept as streamed: a valid prefix
   }
+}
+
+// ---- pythonic: vLLM's pythonic and llama4_pythonic parser tests (their inputs and expected calls) ----
+
+TEST(Pythonic, VllmReferenceCases) {
+  const std::string weather = "get_weather(city='San Francisco', metric='celsius')";
+  const std::string weather_json = R"({"city": "San Francisco", "metric": "celsius"})";
+  const std::string user =
+      "register_user(name='John Doe', age=37, address={'city': 'San Francisco', 'state': 'CA'}, role=None, "
+      "passed_test=True, aliases=['John', 'Johnny'])";
+  const std::string user_json =
+      R"({"name": "John Doe", "age": 37, "address": {"city": "San Francisco", "state": "CA"}, "role": null, )"
+      R"("passed_test": true, "aliases": ["John", "Johnny"]})";
+  auto m = both("How can I help you today?", "pythonic");
+  EXPECT_EQ(m.content, "How can I help you today?");
+  expect_calls(m, {});
+  expect_calls(both("[" + weather + "]", "pythonic"), {{"get_weather", weather_json}});
+  expect_calls(both("[" + user + "]", "pythonic"), {{"register_user", user_json}});
+  expect_calls(both("[get_weather()]", "pythonic"), {{"get_weather", "{}"}});
+  expect_calls(both("[do_something_cool(additional_data={})]", "pythonic"), {{"do_something_cool", R"({"additional_data": {}})"}});
+  expect_calls(both("[do_something_cool(steps=[])]", "pythonic"), {{"do_something_cool", R"({"steps": []})"}});
+  expect_calls(both(R"py([get_weather(city='Martha\'s Vineyard', metric='\"cool units\"')])py", "pythonic"),
+               {{"get_weather", R"({"city": "Martha's Vineyard", "metric": "\"cool units\""})"}});
+  m = both("[" + weather + ", " + user + "]", "pythonic");
+  expect_calls(m, {{"get_weather", weather_json}, {"register_user", user_json}});
+  EXPECT_EQ(m.content, "");
+  expect_calls(both("[" + weather + ", get_weather(), do_something_cool(steps=[])]", "pythonic"),
+               {{"get_weather", weather_json}, {"get_weather", "{}"}, {"do_something_cool", R"({"steps": []})"}});
+  // llama4_pythonic: the list inside <|python_start|> ... <|python_end|>, with or without the end tag.
+  const std::string la = R"({"city": "LA", "metric": "C"})", doe = R"({"name": "Doe", "age": 9})";
+  expect_calls(both("<|python_start|>[get_weather(city='LA', metric='C')]<|python_end|>", "pythonic"), {{"get_weather", la}});
+  expect_calls(both("[get_weather(city='LA',metric='C'),register_user(name='Doe',age=9)]", "pythonic"),
+               {{"get_weather", la}, {"register_user", doe}});
+  expect_calls(both("<|python_start|>[get_weather(city='LA', metric='C'),register_user(name='Doe', age=9)]", "pythonic"),
+               {{"get_weather", la}, {"register_user", doe}});
+  // vLLM's regex-timeout input: text, never a call.
+  std::string odd = "hello world[A(A=\t)A(A=,\t\t)A(A=,\t";
+  m = both(odd, "pythonic");
+  EXPECT_EQ(m.content, odd);
+  expect_calls(m, {});
+}
+
+// Values as Python's ast.literal_eval reads them (each expected JSON checked against
+// json.dumps(ast.literal_eval(value)) when written).
+TEST(Pythonic, LiteralsAsPythonReadsThem) {
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {R"py('''a'b''c''')py", R"("a'b''c")"},
+      {R"py("""x\ny""")py", R"("x\ny")"},
+      {"'''l1\nl2'''", R"("l1\nl2")"},
+      {"'''a\r\nb\rc'''", R"("a\nb\nc")"},  // newlines in the source read as \n
+      {R"py('\x41\101\u00e9\U0001F600')py", "\"AAé😀\""},
+      {R"py('\777')py", "\"ǿ\""},
+      {R"py('\d\8')py", R"("\\d\\8")"},  // unknown escapes keep their backslash
+      {R"py(r'\n\'')py", R"("\\n\\'")"},
+      {R"py(R'a\\b')py", R"("a\\\\b")"},
+      {"u'x'", R"("x")"},
+      {"'a' 'b'", R"("ab")"},
+      {R"py('a' r'\n' u'c')py", R"("a\\nc")"},
+      {"'a'\n  \"b\"", R"("ab")"},
+      {R"py('tab\there')py", R"("tab\there")"},
+      {R"py('\a\b\f\v\0')py", R"("\u0007\b\f\u000b\u0000")"},
+      {"'\\\nx'", R"("x")"},  // backslash-newline continues the line
+      {"''", R"("")"},
+      {"''''''", R"("")"},
+      {"'' 'x'", R"("x")"},
+      {"'é日本'", "\"é日本\""},
+      {"1_000", "1000"},
+      {"-5", "-5"},
+      {"+5", "5"},
+      {"- 5", "-5"},
+      {"-0", "0"},
+      {"-0.0", "-0.0"},
+      {"0x_1f", "31"},
+      {"0XFF", "255"},
+      {"0o17", "15"},
+      {"0b1010", "10"},
+      {"0xFFFFFFFFFFFFFFFF", "18446744073709551615"},
+      {"1.", "1.0"},
+      {".5", "0.5"},
+      {"-.5", "-0.5"},
+      {"1.e5", "1.0e5"},
+      {"1e-3", "1e-3"},
+      {"1E+05", "1e05"},
+      {"00", "0"},
+      {"0_0", "0"},
+      {"007.5", "7.5"},
+      {"00e1", "0e1"},
+      {"1_0.0_1", "10.01"},
+      {"True", "true"},
+      {"False", "false"},
+      {"None", "null"},
+      {"()", "[]"},
+      {"(1)", "1"},
+      {"((1))", "1"},
+      {"(1,)", "[1]"},
+      {"(  )", "[]"},
+      {"((1, 2), 3)", "[[1, 2], 3]"},
+      {"([1], (2,))", "[[1], [2]]"},
+      {"{'a': (1)}", R"({"a": 1})"},
+      {"{'a': [1, {'b': None}], \"c\": ()}", R"({"a": [1, {"b": null}], "c": []})"},
+      {"[1, 2,]", "[1, 2]"},
+      {"{'k': 1,}", R"({"k": 1})"},
+  };
+  for (auto& [value, json] : cases) {
+    std::string text = "[f(x=" + value + ")]";
+    auto m = both(text, "pythonic");
+    expect_calls(m, {{"f", "{\"x\": " + json + "}"}});
+    EXPECT_EQ(m.content, "") << value;
+  }
+  // Integers have no bound in Python (nor in JSON's grammar).
+  auto big = parse_output("[f(x=0xFFFFFFFFFFFFFFFFFFFFFFFF)]", opts("pythonic"));
+  ASSERT_EQ(big.tool_calls.size(), 1u);
+  EXPECT_EQ(big.tool_calls[0].arguments, "{\"x\": 79228162514264337593543950335}");
+  // What Python would not read, or reads as a value JSON has no form for: a malformed call.
+  // (-(1) and {1: 2} are read by Python; see docs/output_parsing.md.)
+  for (std::string value : {"01", "1__0", "1_", "0x", "1j", "1e", "1e+", "b'x'", "f'x'", "--1", "-(1)", "{1: 2}", "{'a'}", "inf",
+                            "'\\N{DASH}'", "'\\x4'", "'\\U00110000'", "'a\nb'", "[1 2]", "(1 2)", "1.2.3", "0x1.5", "set()", "...",
+                            "'a' b'c'", "'a' 1", "()()", "1..2", "0b102", "0o8", "'open"}) {
+    std::string text = "[f(x=" + value + ")]";
+    auto m = check(text, opts("pythonic", "none", false));
+    EXPECT_EQ(m.content, text) << value;
+    expect_calls(m, {});
+  }
+  // Keyword arguments: Python's reserved words and repeated names are not calls.
+  for (std::string text : {"[f(class=1)]", "[f(a=1, a=2)]", "[None()]", "[f(1)]"}) {
+    auto m = check(text, opts("pythonic", "none", false));
+    EXPECT_EQ(m.content, text);
+    expect_calls(m, {});
+  }
+}
+
+TEST(Pythonic, TuplesStreamOnceKnown) {
+  OutputParser p(opts("pythonic"));
+  std::vector<ChatDelta> out;
+  p.feed("[f(x=(1", out);
+  std::string args;
+  for (auto& d : out) args += d.text;
+  EXPECT_EQ(args, "{\"x\": ");  // (1 ... may be 1 or a tuple
+  out.clear();
+  p.feed(", 2", out);
+  args.clear();
+  for (auto& d : out) args += d.text;
+  EXPECT_EQ(args, "[1, ");
 }
