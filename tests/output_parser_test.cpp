@@ -6,6 +6,7 @@
 #include "textedge/detokenizer.hpp"
 #include <simdjson.h>
 
+#include <algorithm>
 #include <fstream>
 #include <random>
 #include <sstream>
@@ -108,7 +109,10 @@ void expect_calls(const ParsedMessage& m, const std::vector<Call>& calls) {
     EXPECT_EQ(m.tool_calls[i].name, calls[i].name);
     EXPECT_EQ(m.tool_calls[i].arguments, calls[i].args);
     EXPECT_TRUE(valid_json(m.tool_calls[i].arguments)) << m.tool_calls[i].arguments;
-      EXPECT_TRUE(m.tool_calls[i].id.starts_with("call_") || m.tool_calls[i].id.starts_with("functions."));
+    const std::string& id = m.tool_calls[i].id;
+    bool alnum = !id.empty() && std::all_of(id.begin(), id.end(), [](unsigned char c) { return std::isalnum(c); });
+    // generated (call_ + 24, or Mistral's 9 alphanumerics) or the model's own (Kimi's functions.f:0, Mistral's [CALL_ID])
+    EXPECT_TRUE((id.starts_with("call_") && id.size() == 29) || id.starts_with("functions.") || alnum) << id;
   }
   EXPECT_EQ(m.finish_reason, calls.empty() ? "stop" : "tool_calls");
 }
@@ -633,7 +637,7 @@ TEST(Pythonic, TextIsContent) {
 
 TEST(AllFormats, RandomTextsAreSplitInvariant) {
   const std::vector<std::string> pieces = {
-      "<tool_call>", "</tool_call>", "\n", " ", "{", "}", "[", "]", "(", ")", "\"", "'", ":", ",", ";", "\\", "=",
+      "<tool_call>", "</tool_call>", "[CALL_ID]", "abc123XYZ", "\n", " ", "{", "}", "[", "]", "(", ")", "\"", "'", ":", ",", ";", "\\", "=",
       "{\"name\": \"f\", \"arguments\": {\"a\": 1}}", "{\"name\": \"g\", \"parameters\": {}}", "\"name\"", "\"arguments\"",
       "<think>", "</think>", "<thi", "</tool", "[TOOL_CALLS]", "[ARGS]", "f", "x", "é", "日", "1", "true", "True", "None",
       "<|python_tag|>", "<function=f>", "<parameter=path>", "</parameter>", "</function>", "<arg_key>", "</arg_key>",
@@ -675,6 +679,8 @@ TEST(AllFormats, MutatedCallsAreSplitInvariant) {
       {"llama3_json", "<|python_tag|>{\"name\": \"f\", \"parameters\": {\"a\": \"é\"}}; {\"name\": \"g\", \"parameters\": {}}"},
       {"mistral", "[TOOL_CALLS][{\"name\": \"f\", \"arguments\": {\"a\": 1}}, {\"name\": \"g\", \"arguments\": {}}]"},
       {"mistral", "[TOOL_CALLS]f[ARGS]{\"a\": 1}[TOOL_CALLS]g[ARGS]{}"},
+      {"mistral", "x[TOOL_CALLS]f[CALL_ID]a1B2c3D4e[ARGS]{\"a\": 1}[TOOL_CALLS]g{}"},
+      {"pythonic", R"py([f(a='''x\'y''' "z", b=-0x_1f, c=(1, (2)), d=1_0.5e-1)])py"},
       {"qwen3_coder", "ok\n<tool_call>\n<function=edit>\n<parameter=path>\na\n</parameter>\n<parameter=line>\n4\n</parameter>\n</function>\n</tool_call>"},
       {"deepseek_v3", "<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>f\n```json\n{\"a\": 1}\n```<｜tool▁call▁end｜>\n<｜tool▁call▁begin｜>function<｜tool▁sep｜>g\n```json\n{}\n```<｜tool▁call▁end｜><｜tool▁calls▁end｜>"},
       {"deepseek_v31", "<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>f<｜tool▁sep｜>{\"a\": 1}<｜tool▁call▁end｜><｜tool▁calls▁end｜>"},
@@ -882,4 +888,79 @@ TEST(Pythonic, TuplesStreamOnceKnown) {
   args.clear();
   for (auto& d : out) args += d.text;
   EXPECT_EQ(args, "[1, ");
+}
+
+// ---- mistral: vLLM's mistral tool parser tests (pre-v11 and v11 tokenizers) and mistral-common's forms ----
+
+TEST(Mistral, VllmReferenceCases) {
+  const std::string weather = R"({"city": "San Francisco", "state": "CA", "unit": "celsius"})";
+  auto m = both("This is a test", "mistral");
+  EXPECT_EQ(m.content, "This is a test");
+  expect_calls(m, {});
+  expect_calls(both(R"([TOOL_CALLS][{"name": "add", "arguments":{"a": 3.5, "b": 4}}])", "mistral"), {{"add", R"({"a": 3.5, "b": 4})"}});
+  expect_calls(both(R"([TOOL_CALLS] [{"name": "get_current_weather", "arguments":)" + weather + "}]", "mistral"),
+               {{"get_current_weather", weather}});
+  expect_calls(both(R"([TOOL_CALLS] [{"arguments":)" + weather + R"(, "name": "get_current_weather"}])", "mistral"),
+               {{"get_current_weather", weather}});  // arguments before the name
+  expect_calls(both(R"([TOOL_CALLS] [{"arguments":{"name": "John Doe"}, "name": "get_age"}])", "mistral"),
+               {{"get_age", R"({"name": "John Doe"})"}});  // "name" inside the arguments
+  expect_calls(both(R"([TOOL_CALLS]  [ {"name":"add" , "arguments" : {"a": 3, "b": 4} } ])", "mistral"), {{"add", R"({"a": 3, "b": 4})"}});
+  expect_calls(both(R"([TOOL_CALLS] [{"name": "add", "arguments":{"a": "3", "b": "4"}}])", "mistral"), {{"add", R"({"a": "3", "b": "4"})"}});
+  m = both(R"([TOOL_CALLS] [{"arguments": {"a": 3.5, "b": 4}, "name": "add"}, {"arguments":)" + weather +
+               R"(, "name": "get_current_weather"}])",
+           "mistral");
+  expect_calls(m, {{"add", R"({"a": 3.5, "b": 4})"}, {"get_current_weather", weather}});
+  EXPECT_EQ(m.content, "");
+  // v11: the text as vLLM's tests write it, [ARGS] already dropped with the special tokens.
+  expect_calls(both(R"([TOOL_CALLS]add_this_and_that{"a": 3.5, "b": 4})", "mistral"), {{"add_this_and_that", R"({"a": 3.5, "b": 4})"}});
+  expect_calls(both("[TOOL_CALLS]get_current_weather" + weather, "mistral"), {{"get_current_weather", weather}});
+  m = both(R"([TOOL_CALLS]add{"a": 3.5, "b": 4}[TOOL_CALLS]multiply{"a": 3, "b": 6})", "mistral");
+  expect_calls(m, {{"add", R"({"a": 3.5, "b": 4})"}, {"multiply", R"({"a": 3, "b": 6})"}});
+  m = both(R"(bla[TOOL_CALLS]add_this_and_that{"a": 3.5, "b": 4})", "mistral");
+  EXPECT_EQ(m.content, "bla");
+  expect_calls(m, {{"add_this_and_that", R"({"a": 3.5, "b": 4})"}});
+  // vLLM's "multiple_tools" streaming case lacks the second call's closing brace; vLLM's partial
+  // JSON completion hides that. Here the call is complete at its arguments' "}" and the stray "]"
+  // is content (with partial calls); held calls keep the first.
+  std::string missing_brace = R"([TOOL_CALLS][{"name": "add", "arguments": {"a": 3.5, "b": 4}}, {"name": "get_current_weather", "arguments":)" + weather + "]";
+  m = check(missing_brace, opts("mistral", "none", true));
+  ASSERT_EQ(m.tool_calls.size(), 2u);
+  EXPECT_EQ(m.tool_calls[1].arguments, weather);
+  EXPECT_EQ(m.content, "]");
+  m = check(missing_brace, opts("mistral", "none", false));
+  expect_calls(m, {{"add", R"({"a": 3.5, "b": 4})"}});
+}
+
+TEST(Mistral, CallIdFromTheText) {
+  // mistral-common: [TOOL_CALLS]name[CALL_ID]id[ARGS]{...}
+  auto m = both("Sure.[TOOL_CALLS]get_weather[CALL_ID]abc123xyz[ARGS]{\"city\": \"Paris\"}[TOOL_CALLS]ping[CALL_ID]Q9w8E7r6T[ARGS]{}",
+                "mistral");
+  expect_calls(m, {{"get_weather", R"({"city": "Paris"})"}, {"ping", "{}"}});
+  EXPECT_EQ(m.tool_calls[0].id, "abc123xyz");
+  EXPECT_EQ(m.tool_calls[1].id, "Q9w8E7r6T");
+  EXPECT_EQ(m.content, "Sure.");
+  // The id streams with the header, once [ARGS] has ended it.
+  OutputParser p(opts("mistral"));
+  std::vector<ChatDelta> out;
+  p.feed("[TOOL_CALLS]f[CALL_ID]abc123xyz[ARG", out);
+  EXPECT_TRUE(out.empty());
+  p.feed("S]{\"a\"", out);
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_EQ(out[0].id, "abc123xyz");
+  EXPECT_EQ(out[0].name, "f");
+  EXPECT_EQ(out[0].text, "{\"a\"");
+  // mistral-common's array form with "id" first; an "id" after the name comes too late for the
+  // streamed header and is ignored.
+  m = both(R"([TOOL_CALLS][{"id": "a1b2c3d4e", "name": "f", "arguments": {}}, {"name": "g", "arguments": {}, "id": "z9y8x7w6v"}])", "mistral");
+  expect_calls(m, {{"f", "{}"}, {"g", "{}"}});
+  EXPECT_EQ(m.tool_calls[0].id, "a1b2c3d4e");
+  EXPECT_NE(m.tool_calls[1].id, "z9y8x7w6v");
+  // Generated ids: 9 letters and digits, which Mistral's templates require of the history.
+  EXPECT_EQ(m.tool_calls[1].id.size(), 9u);
+  // Malformed: an empty id, a missing [ARGS].
+  for (std::string text : {"[TOOL_CALLS]f[CALL_ID][ARGS]{}", "[TOOL_CALLS]f[CALL_ID]abc{}", "[TOOL_CALLS]f[CALL_ID]ab c[ARGS]{}"}) {
+    m = check(text, opts("mistral", "none", false));
+    EXPECT_EQ(m.content, text);
+    expect_calls(m, {});
+  }
 }

@@ -228,7 +228,7 @@ std::vector<std::string> parser_markers(const OutputParserOptions& o) {
   static const std::vector<std::pair<std::string_view, std::vector<std::string>>> kMarkers = {
       {"hermes", {"<tool_call>", "</tool_call>"}},
       {"llama3_json", {"<|python_tag|>"}},
-      {"mistral", {"[TOOL_CALLS]", "[ARGS]"}},
+      {"mistral", {"[TOOL_CALLS]", "[ARGS]", "[CALL_ID]"}},
       {"qwen3_coder", {"<tool_call>", "</tool_call>", "<function=", "</function>", "<parameter=", "</parameter>"}},
       {"deepseek_v3",
        {"<｜tool▁calls▁begin｜>", "<｜tool▁calls▁end｜>", "<｜tool▁call▁begin｜>", "<｜tool▁call▁end｜>",
