@@ -949,12 +949,19 @@ TEST(Mistral, CallIdFromTheText) {
   EXPECT_EQ(out[0].id, "abc123xyz");
   EXPECT_EQ(out[0].name, "f");
   EXPECT_EQ(out[0].text, "{\"a\"");
-  // mistral-common's array form with "id" first; an "id" after the name comes too late for the
-  // streamed header and is ignored.
-  m = both(R"([TOOL_CALLS][{"id": "a1b2c3d4e", "name": "f", "arguments": {}}, {"name": "g", "arguments": {}, "id": "z9y8x7w6v"}])", "mistral");
+  // The array form's "id": mistral-common writes it first; Nemo's template (and llama.cpp's test)
+  // last, which comes too late for a streamed header: held calls take it.
+  std::string ids = R"([TOOL_CALLS][{"id": "a1b2c3d4e", "name": "f", "arguments": {}}, {"name": "g", "arguments": {}, "id": "z9y8x7w6v"}])";
+  m = both(ids, "mistral");
   expect_calls(m, {{"f", "{}"}, {"g", "{}"}});
   EXPECT_EQ(m.tool_calls[0].id, "a1b2c3d4e");
   EXPECT_NE(m.tool_calls[1].id, "z9y8x7w6v");
+  auto held = check(ids, opts("mistral", "none", false));
+  EXPECT_EQ(held.tool_calls[0].id, "a1b2c3d4e");
+  EXPECT_EQ(held.tool_calls[1].id, "z9y8x7w6v");
+  held = check(R"([TOOL_CALLS][{"name": "special_function", "arguments": {"arg1": 1}, "id": "123456789"}])", opts("mistral", "none", false));
+  expect_calls(held, {{"special_function", R"({"arg1": 1})"}});
+  EXPECT_EQ(held.tool_calls[0].id, "123456789");
   // Generated ids: 9 letters and digits, which Mistral's templates require of the history.
   EXPECT_EQ(m.tool_calls[1].id.size(), 9u);
   // Malformed: an empty id, a missing [ARGS].

@@ -184,7 +184,7 @@ WrapperCall::R WrapperCall::step(unsigned char c, ToolScanner& s) {
       region_ = Region::name;
       return R::more;
     }
-    if (key == "id" && c == '"' && !have_name_) {  // mistral-common writes {"id": ..., "name": ...}
+    if (key == "id" && c == '"') {  // mistral-common writes {"id": ..., "name": ...}, Nemo's template the id last
       region_ = Region::id;
       id_raw_.clear();
       return R::more;
@@ -201,6 +201,7 @@ WrapperCall::R WrapperCall::step(unsigned char c, ToolScanner& s) {
       raw += static_cast<char>(c);
     } else if (region_ == Region::id) {
       region_ = Region::none;
+      if (have_name_) s.late_id(json_unescape(id_raw_));
     } else {
       region_ = Region::none;
       have_name_ = true;
@@ -425,6 +426,10 @@ void ToolScanner::set_name(std::string name, std::string own_id) {
   args_.clear();
   header_sent_ = true;
   commit();
+}
+
+void ToolScanner::late_id(std::string id) {
+  if (!header_sent_) id_ = std::move(id);
 }
 
 void ToolScanner::add_args(std::string_view s) {

@@ -82,6 +82,7 @@ class ToolScanner {
   // For the format modules.
   void set_name(std::string name, std::string id = {});  // id: the call's id when the text gives one
   void set_id_style(std::string prefix, int length);     // generated ids: prefix + length alphanumerics
+  void late_id(std::string id);  // the call's id, read after its name: used unless the header was streamed
   void add_args(std::string_view s);
   void end_call();  // the current call is complete and valid
   void commit();    // the session's bytes so far belong to emitted calls
