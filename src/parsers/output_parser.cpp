@@ -164,7 +164,8 @@ class ParserCore {
 
   void emit_reasoning(std::string_view s) {
     if (s.empty()) return;
-    reasoning_started_ = true;
+    // Whitespace before a leading <think> (deepseek_r1: "\n<think>...") does not start reasoning.
+    if (!reasoning_started_ && s.find_first_not_of(" \t\r\n") != std::string_view::npos) reasoning_started_ = true;
     em_.text(ChatDelta::Kind::reasoning, s);
   }
 
