@@ -21,7 +21,10 @@ class Mistral final : public ToolScanner {
   Mistral(Emitter& em, const OutputParserOptions& o) : ToolScanner(em, o, {"[TOOL_CALLS]"}) { set_id_style("", 9); }
 
  private:
-  enum class St : unsigned char { start, array_pre, json, array_after, name, name_tag, call_id, args_tag, args_pre, args };
+  enum class St : unsigned char {
+    start, array_pre, json, array_after,                 // [TOOL_CALLS][{...}, ...]
+    name, name_tag, call_id, args_tag, args_pre, args    // [TOOL_CALLS]f[CALL_ID]id[ARGS]{...}
+  };
   void begin(std::uint32_t) override {
     st_ = St::start;
     name_.clear();

@@ -161,7 +161,8 @@ class PyValue {
         [[fallthrough]];
       case St::num: {
         bool hex = token_.size() > 1 && (token_[1] == 'x' || token_[1] == 'X');
-        bool exp_sign = (c == '+' || c == '-') && !hex && !token_.empty() && (token_.back() == 'e' || token_.back() == 'E');
+        bool after_e = !token_.empty() && (token_.back() == 'e' || token_.back() == 'E');
+        bool exp_sign = (c == '+' || c == '-') && !hex && after_e;
         if (ident_char(c) || c == '.' || exp_sign) {
           token_ += static_cast<char>(c);
           return R::more;
@@ -403,7 +404,8 @@ class PyValue {
 
   bool close_matches(unsigned char c) const {
     char top = stack_.back();
-    return (c == ']' && top == '[') || (c == ')' && (top == '(' || top == 'P')) || (c == '}' && (top == '{' || top == '}'));
+    return (c == ']' && top == '[') || (c == ')' && (top == '(' || top == 'P')) ||
+           (c == '}' && (top == '{' || top == '}'));
   }
   R close() {
     char top = stack_.back();
