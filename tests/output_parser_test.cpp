@@ -216,6 +216,9 @@ TEST(Markers, SpecialTokensAParserNeedsSurviveSkipping) {
   // Qwen3's markers are not special tokens there: nothing to keep, and they survive skipping.
   auto qwen3 = Tokenizer::load(model_path("qwen3"));
   EXPECT_TRUE(special_tokens_to_keep(qwen3, opts("hermes", "qwen3")).empty());
+  EXPECT_EQ(parser_markers(opts("pythonic")), (std::vector<std::string>{"<|python_start|>", "<|python_end|>"}));
+  EXPECT_EQ(parser_markers(opts("mistral", "mistral")),
+            (std::vector<std::string>{"[TOOL_CALLS]", "[ARGS]", "[CALL_ID]", "[THINK]", "[/THINK]"}));
   EXPECT_EQ(parser_markers(opts("hermes", "qwen3")),
             (std::vector<std::string>{"<tool_call>", "</tool_call>", "<think>", "</think>"}));
 }

@@ -242,6 +242,7 @@ std::vector<std::string> parser_markers(const OutputParserOptions& o) {
         "<|tool_call_begin|>", "<|tool_call_argument_begin|>", "<|tool_call_end|>"}},
       {"glm45", {"<tool_call>", "</tool_call>", "<arg_key>", "</arg_key>", "<arg_value>", "</arg_value>"}},
       {"harmony", {"<|start|>", "<|end|>", "<|channel|>", "<|message|>", "<|constrain|>", "<|call|>", "<|return|>"}},
+      {"pythonic", {"<|python_start|>", "<|python_end|>"}},  // special tokens of Llama 4
       {"think", {"<think>", "</think>"}},
       {"qwen3", {"<think>", "</think>"}},
       {"deepseek_r1", {"<think>", "</think>"}},
