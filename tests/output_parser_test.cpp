@@ -680,6 +680,7 @@ TEST(AllFormats, MutatedCallsAreSplitInvariant) {
   const std::vector<std::pair<std::string, std::string>> samples = {
       {"hermes", "Hi <tool_call>\n{\"name\": \"f\", \"arguments\": {\"a\": [1, \"}\"]}}\n</tool_call>\n<tool_call>\n{\"name\": \"g\", \"arguments\": {}}\n</tool_call>"},
       {"llama3_json", "<|python_tag|>{\"name\": \"f\", \"parameters\": {\"a\": \"é\"}}; {\"name\": \"g\", \"parameters\": {}}"},
+      {"llama3_json", "<|python_tag|>brave_search.call(query='a \\'b\\'', n=[1, (2, 3)])"},
       {"mistral", "[TOOL_CALLS][{\"name\": \"f\", \"arguments\": {\"a\": 1}}, {\"name\": \"g\", \"arguments\": {}}]"},
       {"mistral", "[TOOL_CALLS]f[ARGS]{\"a\": 1}[TOOL_CALLS]g[ARGS]{}"},
       {"mistral", "x[TOOL_CALLS]f[CALL_ID]a1B2c3D4e[ARGS]{\"a\": 1}[TOOL_CALLS]g{}"},
@@ -1704,4 +1705,23 @@ TEST(Mistral, SglangAndLlamaCppCases) {
                {{"special_function", R"({"arg1": 1})"}});
   m = both("Hello, world!\nWhat's up?", "mistral");
   EXPECT_EQ(m.content, "Hello, world!\nWhat's up?");
+}
+
+// llama.cpp: Llama 3.1's built-in tools, Python after <|python_tag|>.
+TEST(Llama3Json, BuiltInToolsAsPython) {
+  expect_calls(both(R"py(<|python_tag|>code_interpreter.call(code="print('hey')"))py", "llama3_json"),
+               {{"code_interpreter", R"j({"code": "print('hey')"})j"}});
+  expect_calls(both(R"py(<|python_tag|>python.call(code="print('hey')"))py", "llama3_json"), {{"python", R"j({"code": "print('hey')"})j"}});
+  auto m = both(R"py(Let me search. <|python_tag|>brave_search.call(query="weather in SF"))py", "llama3_json");
+  EXPECT_EQ(m.content, "Let me search. ");
+  expect_calls(m, {{"brave_search", R"({"query": "weather in SF"})"}});
+  m = both("<|python_tag|>wolfram_alpha.call(query='solve x^2 = 4', n=2) ", "llama3_json");
+  expect_calls(m, {{"wolfram_alpha", R"({"query": "solve x^2 = 4", "n": 2})"}});
+  EXPECT_EQ(m.content, "");
+  // Raw code (code_interpreter without .call) and a bare name.call( without the tag are text.
+  for (std::string text : {"<|python_tag|>print('hi')", "brave_search.call(query='x')", "<|python_tag|>f.call(1)"}) {
+    m = check(text, opts("llama3_json", "none", false));
+    EXPECT_EQ(m.content, text);
+    expect_calls(m, {});
+  }
 }
