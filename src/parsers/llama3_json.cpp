@@ -1,6 +1,7 @@
 // llama3_json: Llama 3.1 / 3.2 / 3.3 JSON tool calls (vLLM's llama3_json tool parser; the
 // llama3.1_json chat template): an output that starts (after whitespace) with <|python_tag|>
-// or "{" is a call {"name": "f", "parameters"|"arguments": {...}}; several are joined by "; ".
+// or "{" is a call {"name": "f", "parameters"|"arguments": {...}}; several are separated by ";"
+// and/or whitespace (vLLM writes "; ", SGLang ";").
 // A "{" after other text is content, as in vLLM; <|python_tag|> (a special token) opens calls
 // anywhere, as in SGLang. Llama 3.1's built-in tools (its model card; llama.cpp) are written as
 // Python after the tag: <|python_tag|>brave_search.call(query="...") is the call brave_search
