@@ -184,19 +184,28 @@ WrapperCall::R WrapperCall::step(unsigned char c, ToolScanner& s) {
       region_ = Region::name;
       return R::more;
     }
+    if (key == "id" && c == '"') {  // mistral-common writes {"id": ..., "name": ...}, Nemo's template the id last
+      region_ = Region::id;
+      id_raw_.clear();
+      return R::more;
+    }
     if (key == "arguments" || key == "parameters") {
       if (c != '{' || have_args_) return R::error;
       region_ = Region::args;
       s.add_args(std::string_view(reinterpret_cast<const char*>(&c), 1));
       return R::more;
     }
-  } else if (region_ == Region::name) {
+  } else if (region_ == Region::name || region_ == Region::id) {
+    std::string& raw = region_ == Region::name ? name_raw_ : id_raw_;
     if (p_.in_string()) {
-      name_raw_ += static_cast<char>(c);
+      raw += static_cast<char>(c);
+    } else if (region_ == Region::id) {
+      region_ = Region::none;
+      if (have_name_) s.late_id(json_unescape(id_raw_));
     } else {
       region_ = Region::none;
       have_name_ = true;
-      s.set_name(json_unescape(name_raw_));
+      s.set_name(json_unescape(name_raw_), json_unescape(id_raw_));
     }
   } else if (region_ == Region::args) {
     s.add_args(std::string_view(reinterpret_cast<const char*>(&c), 1));
@@ -373,9 +382,9 @@ std::string ToolScanner::next_id() {
     std::random_device rd;
     seed_ = (std::uint64_t(rd()) << 32 | rd()) | 1;
   }
-  std::string id = "call_";
+  std::string id = id_prefix_;
   std::uint64_t x = seed_ + 0x9E3779B97F4A7C15ull * static_cast<std::uint64_t>(next_index_ + 1);
-  for (int i = 0; i < 24; ++i) {
+  for (int i = 0; i < id_length_; ++i) {
     if (i % 8 == 0) {  // splitmix64
       x += 0x9E3779B97F4A7C15ull;
       std::uint64_t z = x;
@@ -400,6 +409,11 @@ int match_tag(std::string& buf, unsigned char c, std::initializer_list<std::stri
   return prefix ? -1 : -2;
 }
 
+void ToolScanner::set_id_style(std::string prefix, int length) {
+  id_prefix_ = std::move(prefix);
+  id_length_ = length;
+}
+
 void ToolScanner::set_name(std::string name, std::string own_id) {
   name_ = std::move(name);
   id_ = std::move(own_id);
@@ -412,6 +426,10 @@ void ToolScanner::set_name(std::string name, std::string own_id) {
   args_.clear();
   header_sent_ = true;
   commit();
+}
+
+void ToolScanner::late_id(std::string id) {
+  if (!header_sent_) id_ = std::move(id);
 }
 
 void ToolScanner::add_args(std::string_view s) {

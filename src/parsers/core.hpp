@@ -59,11 +59,11 @@ class WrapperCall {
   R step(unsigned char c, ToolScanner& s);
 
  private:
-  enum class Region : unsigned char { none, name, args };
+  enum class Region : unsigned char { none, name, args, id };
   JsonScan p_;
   Region region_ = Region::none;
   bool have_name_ = false, have_args_ = false;
-  std::string name_raw_;
+  std::string name_raw_, id_raw_;
 };
 
 std::string json_unescape(std::string_view raw);
@@ -80,7 +80,9 @@ class ToolScanner {
   int calls() const { return next_index_; }
 
   // For the format modules.
-  void set_name(std::string name, std::string id = {});  // id: the format's own call id
+  void set_name(std::string name, std::string id = {});  // id: the call's id when the text gives one
+  void set_id_style(std::string prefix, int length);     // generated ids: prefix + length alphanumerics
+  void late_id(std::string id);  // the call's id, read after its name: used unless the header was streamed
   void add_args(std::string_view s);
   void end_call();  // the current call is complete and valid
   void commit();    // the session's bytes so far belong to emitted calls
@@ -110,6 +112,8 @@ class ToolScanner {
   std::string gap_;
   bool partial_;
   std::uint64_t seed_;
+  std::string id_prefix_ = "call_";
+  int id_length_ = 24;
   bool content_started_ = false;
   bool in_session_ = false;
   std::size_t marker_len_ = 0, committed_ = 0;

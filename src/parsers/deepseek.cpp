@@ -13,11 +13,22 @@ constexpr std::string_view kCallBegin = "<｜tool▁call▁begin｜>", kCallsEnd
 
 class DeepSeek final : public ToolScanner {
  public:
-  DeepSeek(Emitter& em, const OutputParserOptions& o, bool v31) : ToolScanner(em, o, {"<｜tool▁calls▁begin｜>"}), v31_(v31) {}
+  // A call's own begin tag also opens calls: after a broken call the next one is still read
+  // (llama.cpp likewise takes the section tag as optional).
+  DeepSeek(Emitter& em, const OutputParserOptions& o, bool v31)
+      : ToolScanner(em, o, {"<｜tool▁calls▁begin｜>", std::string(kCallBegin)}), v31_(v31) {}
 
  private:
   enum class St : unsigned char { between, between_tag, type, sep, name, fence, args_pre, args, after_args, fence_end, end_tag };
-  void begin(std::uint32_t) override { st_ = St::between; }
+  void begin(std::uint32_t marker) override {
+    st_ = St::between;
+    if (marker == 1) call_begun();
+  }
+  void call_begun() {
+    text_.clear();
+    buf_.clear();
+    st_ = v31_ ? St::name : St::type;
+  }
   Step step(unsigned char c) override {
     switch (st_) {
       case St::between:
@@ -28,11 +39,7 @@ class DeepSeek final : public ToolScanner {
       case St::between_tag:
         switch (match_tag(buf_, c, {kCallBegin, kCallsEnd})) {
           case -1: return Step::more;
-          case 0:
-            text_.clear();
-            buf_.clear();
-            st_ = v31_ ? St::name : St::type;
-            return Step::more;
+          case 0: call_begun(); return Step::more;
           case 1: commit(); return Step::end;
           default: return Step::fail;
         }

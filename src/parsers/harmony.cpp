@@ -6,6 +6,8 @@
 //                                                                      also stand before <|channel|>)
 // The prompt ends with <|start|>assistant, so the first message starts at <|channel|>. A
 // commentary message without a recipient (a preamble) is content. Text outside messages is content.
+// <|return|> and <|call|> are stop tokens, often not in the text: a message or call whose text
+// is complete when the output ends is complete.
 #include "core.hpp"
 
 namespace textedge::detail {
@@ -96,6 +98,8 @@ class Harmony final : public ToolScanner {
   }
   void at_finish() override {
     if (st_ == St::body) out(tag_);  // an unterminated message keeps its channel
+    // <|call|> is a stop token of gpt-oss: engines often leave it out of the text.
+    if (st_ == St::after_args && tag_.empty()) end_call();
   }
   void out(std::string_view s) {
     emit_text(body_ == Body::reasoning ? ChatDelta::Kind::reasoning : ChatDelta::Kind::content, s);

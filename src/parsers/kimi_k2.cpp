@@ -13,12 +13,20 @@ constexpr std::string_view kCallBegin = "<|tool_call_begin|>", kSectionEnd = "<|
 class KimiK2 final : public ToolScanner {
  public:
   // The singular spelling also occurs in Kimi K2 outputs (llama.cpp and others accept both).
+  // A call's own begin tag also opens calls: after a broken call the next one is still read (as
+  // vLLM reads every well-formed call of a section).
   KimiK2(Emitter& em, const OutputParserOptions& o)
-      : ToolScanner(em, o, {"<|tool_calls_section_begin|>", "<|tool_call_section_begin|>"}) {}
+      : ToolScanner(em, o, {"<|tool_calls_section_begin|>", "<|tool_call_section_begin|>", std::string(kCallBegin)}) {}
 
  private:
   enum class St : unsigned char { between, between_tag, id, arg_tag, args_pre, args, after_args };
-  void begin(std::uint32_t) override { st_ = St::between; }
+  void begin(std::uint32_t marker) override {
+    st_ = St::between;
+    if (marker == 2) {
+      id_.clear();
+      st_ = St::id;
+    }
+  }
   Step step(unsigned char c) override {
     switch (st_) {
       case St::between:

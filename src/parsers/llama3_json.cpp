@@ -1,9 +1,12 @@
 // llama3_json: Llama 3.1 / 3.2 / 3.3 JSON tool calls (vLLM's llama3_json tool parser; the
 // llama3.1_json chat template): an output that starts (after whitespace) with <|python_tag|>
-// or "{" is a call {"name": "f", "parameters"|"arguments": {...}}; several are joined by "; ".
+// or "{" is a call {"name": "f", "parameters"|"arguments": {...}}; several are separated by ";"
+// and/or whitespace (vLLM writes "; ", SGLang ";").
 // A "{" after other text is content, as in vLLM; <|python_tag|> (a special token) opens calls
-// anywhere, as in SGLang.
-#include "core.hpp"
+// anywhere, as in SGLang. Llama 3.1's built-in tools (its model card; llama.cpp) are written as
+// Python after the tag: <|python_tag|>brave_search.call(query="...") is the call brave_search
+// with {"query": "..."}.
+#include "python_literal.hpp"
 
 namespace textedge::detail {
 namespace {
@@ -13,10 +16,11 @@ class Llama3Json final : public ToolScanner {
   Llama3Json(Emitter& em, const OutputParserOptions& o) : ToolScanner(em, o, {"<|python_tag|>", "{"}) {}
 
  private:
-  enum class St : unsigned char { pre, json, between };
+  enum class St : unsigned char { pre, json, between, builtin_name, builtin_call, builtin_args, builtin_after };
   bool marker_allowed(std::uint32_t marker) const override { return marker == 0 || !content_started(); }
   void begin(std::uint32_t marker) override {
     st_ = St::pre;
+    after_tag_ = marker == 0;
     if (marker == 1) {
       st_ = St::json;
       call_.reset();
@@ -27,6 +31,12 @@ class Llama3Json final : public ToolScanner {
     switch (st_) {
       case St::pre:
         if (json_ws(c)) return Step::more;
+        if (after_tag_ && ident_start(c)) {
+          name_.assign(1, static_cast<char>(c));
+          st_ = St::builtin_name;
+          return Step::more;
+        }
+        after_tag_ = false;
         if (c != '{') return Step::fail;
         st_ = St::json;
         call_.reset();
@@ -53,10 +63,36 @@ class Llama3Json final : public ToolScanner {
           return step(c);
         }
         return Step::fail;  // text after the calls: content
+      case St::builtin_name:
+        if (ident_char(c)) {
+          name_ += static_cast<char>(c);
+          return Step::more;
+        }
+        tag_.clear();
+        st_ = St::builtin_call;
+        [[fallthrough]];
+      case St::builtin_call:
+        switch (match_tag(tag_, c, {".call("})) {
+          case -1: return Step::more;
+          case 0: set_name(name_); args_.reset(); st_ = St::builtin_args; return Step::more;
+          default: return Step::fail;
+        }
+      case St::builtin_args:
+        switch (args_.step(c, *this)) {
+          case PyArgs::R::more: return Step::more;
+          case PyArgs::R::error: return Step::fail;
+          case PyArgs::R::done: end_call(); st_ = St::builtin_after; return Step::more;
+        }
+        return Step::fail;
+      case St::builtin_after:  // one built-in call per message
+        return json_ws(c) ? Step::more : Step::fail;
     }
     return Step::fail;
   }
   St st_ = St::pre;
+  bool after_tag_ = false;
+  std::string name_, tag_;
+  PyArgs args_;
   WrapperCall call_;
 };
 

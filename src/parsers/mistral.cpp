@@ -1,12 +1,16 @@
-// mistral: Mistral 7B v0.3, Mixtral 8x22B, Nemo, Small (vLLM's mistral tool parser):
+// mistral: Mistral 7B v0.3, Mixtral 8x22B, Nemo, Small, Devstral, Magistral (vLLM's mistral tool
+// parser; mistral-common's tool call decoding):
 //   [TOOL_CALLS][{"name": "f", "arguments": {...}}, {...}]        (tokenizer before v11)
 //   [TOOL_CALLS]f[ARGS]{...}[TOOL_CALLS]g[ARGS]{...}               (v11 and later)
+//   [TOOL_CALLS]f[CALL_ID]a1b2c3d4e[ARGS]{...}                     (v11 and later, with the call's id)
+// [ARGS] may be missing (f{...}) when the text was decoded without special tokens, as vLLM reads it.
+// Mistral's templates require call ids of 9 letters and digits, so generated ids have that form.
 #include "core.hpp"
 
 namespace textedge::detail {
 namespace {
 
-constexpr std::string_view kArgs = "[ARGS]";
+constexpr std::string_view kArgs = "[ARGS]", kCallId = "[CALL_ID]";
 
 bool name_char(unsigned char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '-' || c == '.';
@@ -14,13 +18,17 @@ bool name_char(unsigned char c) {
 
 class Mistral final : public ToolScanner {
  public:
-  Mistral(Emitter& em, const OutputParserOptions& o) : ToolScanner(em, o, {"[TOOL_CALLS]"}) {}
+  Mistral(Emitter& em, const OutputParserOptions& o) : ToolScanner(em, o, {"[TOOL_CALLS]"}) { set_id_style("", 9); }
 
  private:
-  enum class St : unsigned char { start, array_pre, json, array_after, name, args_tag, args_pre, args };
+  enum class St : unsigned char {
+    start, array_pre, json, array_after,                 // [TOOL_CALLS][{...}, ...]
+    name, name_tag, call_id, args_tag, args_pre, args    // [TOOL_CALLS]f[CALL_ID]id[ARGS]{...}
+  };
   void begin(std::uint32_t) override {
     st_ = St::start;
     name_.clear();
+    call_id_.clear();
   }
   Step step(unsigned char c) override {
     switch (st_) {
@@ -38,16 +46,37 @@ class Mistral final : public ToolScanner {
           name_ += static_cast<char>(c);
           return Step::more;
         }
+        if (c == '{') {  // [ARGS] dropped with the special tokens
+          set_name(name_);
+          st_ = St::args_pre;
+          return step(c);
+        }
         if (c != '[') return Step::fail;
+        tag_.clear();
+        st_ = St::name_tag;
+        [[fallthrough]];
+      case St::name_tag:
+        switch (match_tag(tag_, c, {kArgs, kCallId})) {
+          case -1: return Step::more;
+          case 0: set_name(name_); st_ = St::args_pre; return Step::more;
+          case 1: st_ = St::call_id; return Step::more;
+          default: return Step::fail;
+        }
+      case St::call_id:
+        if (name_char(c)) {
+          call_id_ += static_cast<char>(c);
+          return Step::more;
+        }
+        if (c != '[' || call_id_.empty()) return Step::fail;
+        tag_.clear();
         st_ = St::args_tag;
-        tag_ = 1;
-        return Step::more;
+        [[fallthrough]];
       case St::args_tag:
-        if (c != static_cast<unsigned char>(kArgs[tag_])) return Step::fail;
-        if (++tag_ < kArgs.size()) return Step::more;
-        set_name(name_);
-        st_ = St::args_pre;
-        return Step::more;
+        switch (match_tag(tag_, c, {kArgs})) {
+          case -1: return Step::more;
+          case 0: set_name(name_, call_id_); st_ = St::args_pre; return Step::more;
+          default: return Step::fail;
+        }
       case St::args_pre:
         if (json_ws(c)) return Step::more;
         if (c != '{') return Step::fail;
@@ -91,8 +120,7 @@ class Mistral final : public ToolScanner {
     return Step::fail;
   }
   St st_ = St::start;
-  std::string name_;
-  std::size_t tag_ = 0;
+  std::string name_, call_id_, tag_;
   WrapperCall call_;
   JsonScan args_;
 };

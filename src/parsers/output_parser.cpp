@@ -164,7 +164,8 @@ class ParserCore {
 
   void emit_reasoning(std::string_view s) {
     if (s.empty()) return;
-    reasoning_started_ = true;
+    // Whitespace before a leading <think> (deepseek_r1: "\n<think>...") does not start reasoning.
+    if (!reasoning_started_ && s.find_first_not_of(" \t\r\n") != std::string_view::npos) reasoning_started_ = true;
     em_.text(ChatDelta::Kind::reasoning, s);
   }
 
@@ -228,7 +229,7 @@ std::vector<std::string> parser_markers(const OutputParserOptions& o) {
   static const std::vector<std::pair<std::string_view, std::vector<std::string>>> kMarkers = {
       {"hermes", {"<tool_call>", "</tool_call>"}},
       {"llama3_json", {"<|python_tag|>"}},
-      {"mistral", {"[TOOL_CALLS]", "[ARGS]"}},
+      {"mistral", {"[TOOL_CALLS]", "[ARGS]", "[CALL_ID]"}},
       {"qwen3_coder", {"<tool_call>", "</tool_call>", "<function=", "</function>", "<parameter=", "</parameter>"}},
       {"deepseek_v3",
        {"<｜tool▁calls▁begin｜>", "<｜tool▁calls▁end｜>", "<｜tool▁call▁begin｜>", "<｜tool▁call▁end｜>",
@@ -241,6 +242,7 @@ std::vector<std::string> parser_markers(const OutputParserOptions& o) {
         "<|tool_call_begin|>", "<|tool_call_argument_begin|>", "<|tool_call_end|>"}},
       {"glm45", {"<tool_call>", "</tool_call>", "<arg_key>", "</arg_key>", "<arg_value>", "</arg_value>"}},
       {"harmony", {"<|start|>", "<|end|>", "<|channel|>", "<|message|>", "<|constrain|>", "<|call|>", "<|return|>"}},
+      {"pythonic", {"<|python_start|>", "<|python_end|>"}},  // special tokens of Llama 4
       {"think", {"<think>", "</think>"}},
       {"qwen3", {"<think>", "</think>"}},
       {"deepseek_r1", {"<think>", "</think>"}},
