@@ -1,5 +1,6 @@
 #include "render.hpp"
 
+#include <algorithm>
 #include <unordered_map>
 
 #include "lexer.hpp"
@@ -85,6 +86,9 @@ Renderer::Flow Renderer::exec_stmt(const Stmt& s, const Ref<Frame>& frame) {
       return Flow::Normal;
     case StmtKind::Output: {
       at(s.loc);
+      if (s.expr->kind == ExprKind::Binary && s.expr->op == static_cast<std::uint8_t>(BinOp::Add) &&
+          emit_sum(*s.expr, *frame))
+        return Flow::Normal;
       Value v = eval(*s.expr, *frame);
       if (v.is_string()) {
         emit(v.str());
@@ -279,6 +283,54 @@ const Value* Renderer::stored(const Expr& e, const Frame& frame) {
     default:
       return nullptr;
   }
+}
+
+// {{ '<|im_start|>' + message.role + '\n' + message.content }}, the commonest output of chat
+// templates: while the operands are plain strings they go straight to the output instead of into
+// a sum. At the first other operand, what was written becomes the left operand again and the rest
+// is added as usual, so the evaluation order, the result and every error stay those of the sum.
+// False (nothing done) for chains too long to gather.
+bool Renderer::emit_sum(const Expr& e, const Frame& frame) {
+  constexpr std::size_t kMaxOperands = 32;
+  const Expr* adds[kMaxOperands];      // adds[k]: the `+` whose right operand is operands[k]
+  const Expr* operands[kMaxOperands];  // left to right
+  std::size_t n = 0;
+  const Expr* x = &e;
+  for (; x->kind == ExprKind::Binary && x->op == static_cast<std::uint8_t>(BinOp::Add); x = x->children[0].get()) {
+    if (n + 1 == kMaxOperands) return false;
+    adds[n] = x;
+    operands[n++] = x->children[1].get();
+  }
+  operands[n] = x;
+  adds[n++] = nullptr;
+  std::reverse(operands, operands + n);
+  std::reverse(adds, adds + n);
+  const std::size_t mark = out_->size();
+  Value sum;
+  bool adding = false;
+  for (std::size_t k = 0; k < n; ++k) {
+    Value v = eval(*operands[k], frame);
+    if (!adding) {
+      if (v.is_string() && !v.is_markup()) {
+        emit(v.str());
+        continue;
+      }
+      adding = true;
+      if (k == 0) {
+        sum = std::move(v);
+        continue;
+      }
+      sum = Value(out_->substr(mark));
+      out_->resize(mark);
+    }
+    at(adds[k]->loc);
+    sum = op_add(sum, v);
+  }
+  if (adding) {
+    sum.append_str(*out_);
+    if (out_->size() > limits_.max_output_bytes) check_size(out_->size());
+  }
+  return true;
 }
 
 static std::string undefined_message(const Value& v) {

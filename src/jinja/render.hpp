@@ -90,6 +90,7 @@ class Renderer {
   Flow exec_stmt(const Stmt& s, const Ref<Frame>& frame);
   void exec_for(const Stmt& s, const Ref<Frame>& frame, const Value& iterable, std::size_t depth);
   Value eval(const Expr& e, const Frame& frame);
+  bool emit_sum(const Expr& e, const Frame& frame);
   const Value* stored(const Expr& e, const Frame& frame);
   Value eval_call(const Expr& e, const Frame& frame);
   void eval_args(const CallArgs& call, const Frame& frame, Args& out);
