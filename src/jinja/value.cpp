@@ -99,10 +99,16 @@ DictObject::DictObject(std::vector<std::pair<Value, Value>> entries) {
   // Later duplicates replace the value of the first occurrence (Python dict semantics).
   if (entries.size() <= 8) {  // small dicts (most of a chat request) keep their vector
     entries_ = std::move(entries);
+    // String keys (all of a JSON object's) compare by size and first byte before their text.
+    auto same_key = [](const Value& a, const Value& b) {
+      if (!a.is_string() || !b.is_string()) return a.equals(b);
+      std::string_view x = a.str(), y = b.str();
+      return x.size() == y.size() && (x.empty() || (x[0] == y[0] && x == y));
+    };
     std::size_t kept = entries_.size() ? 1 : 0;
     for (std::size_t i = 1; i < entries_.size(); ++i) {
       std::size_t j = 0;
-      while (j < kept && !entries_[j].first.equals(entries_[i].first)) ++j;
+      while (j < kept && !same_key(entries_[j].first, entries_[i].first)) ++j;
       if (j < kept)
         entries_[j].second = std::move(entries_[i].second);
       else if (kept++ != i)
