@@ -6,6 +6,14 @@
 #include "lexer.hpp"
 #include "objects.hpp"
 
+// Performance (callgrind on ChatTemplate::apply_request, Qwen3's template, six messages and two
+// tools, as scripts/bench_render.sh renders it): 215k -> 131k instructions per render. What paid: strings borrowed
+// from the template and the request instead of copied (-22%), attribute chains read in place
+// (stored()), objects from per-thread free lists (glibc's cache overflowed), loops over a list
+// without copying it, `a + b + c` outputs written piecewise, tojson without per-dict copies. Tried
+// and dropped: non-atomic reference counts (no measurable gain) and a 16-byte SIMD scan in tojson's
+// string escaping (chat strings are too short for it). What is left is spread thin: the request's
+// JSON parse and conversion (~30%), tojson (~13%), and the tree walk itself (a switch per node).
 namespace textedge::detail::jinja {
 
 void raise(const char* kind, const std::string& message) { throw TemplateError(kind, message, 0, 0); }
