@@ -48,7 +48,7 @@ struct DepthGuard {
 
 }  // namespace
 
-std::string Renderer::run(const std::vector<std::pair<std::string, Value>>& variables) {
+std::string Renderer::run(const std::vector<std::pair<std::string, Value>>& variables, std::size_t reserve) {
   const auto& ids = t_.ids;
   Ref<Frame> root(new Frame(Ref<Frame>()));
   FrameScope scope{root};
@@ -57,6 +57,7 @@ std::string Renderer::run(const std::vector<std::pair<std::string, Value>>& vari
     if (it != ids.end()) root->set(it->second, value);
   }
   std::string out;
+  out.reserve(reserve);
   out_ = &out;
   try {
     exec(t_.body, root);
@@ -718,7 +719,9 @@ std::string Template::render(const std::vector<std::pair<std::string, Value>>& v
     ~PinNow() { pinned_now = saved; }
   } pin(limits.now ? &*limits.now : nullptr);
   Renderer r(*parsed_, limits);
-  return r.run(variables);
+  std::string out = r.run(variables, output_size_hint_.load(std::memory_order_relaxed));
+  output_size_hint_.store(std::min(out.size(), std::size_t{1} << 20), std::memory_order_relaxed);
+  return out;
 }
 
 std::vector<std::string> Template::undeclared_variables() const { return parsed_->undeclared; }

@@ -70,7 +70,7 @@ class Frame final : public Object {
 class Renderer {
  public:
   Renderer(const ParsedTemplate& t, const RenderLimits& limits) : t_(t), limits_(limits) {}
-  std::string run(const std::vector<std::pair<std::string, Value>>& variables);
+  std::string run(const std::vector<std::pair<std::string, Value>>& variables, std::size_t reserve = 0);
 
   // For filters and globals.
   Value call(const Value& callee, Args& args);

@@ -5,11 +5,11 @@
 
 #include <simdjson.h>
 
-#include <ctime>
-#include <optional>
-
+#include <atomic>
 #include <cstddef>
+#include <ctime>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -55,6 +55,8 @@ class Template {
   Template() = default;
   std::string name_;
   std::unique_ptr<ParsedTemplate> parsed_;
+  // The last render's output size: the next one reserves it instead of growing from empty.
+  mutable std::atomic<std::size_t> output_size_hint_{0};
 };
 
 }  // namespace textedge::detail::jinja
