@@ -234,6 +234,7 @@ Value value_from_json_element(simdjson::dom::element element) { return from_elem
 std::string to_json(const Value& v, const Value& indent, bool sort_keys, bool ensure_ascii, const std::string* item_separator,
                     const std::string* key_separator) {
   JsonWriter w;
+  w.out.reserve(256);  // a tool definition is a few hundred bytes; growing from empty copied it several times
   w.ensure_ascii = ensure_ascii;
   w.sort_keys = sort_keys;
   w.has_indent = !indent.is_none() && !indent.is_undefined();
