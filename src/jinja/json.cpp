@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "../json_string.hpp"
 #include "runtime.hpp"
 #include "template.hpp"
 #include "unicode.hpp"
@@ -13,71 +14,6 @@
 namespace textedge::detail::jinja {
 
 namespace {
-
-// Bytes json.dumps writes as they are (non-ASCII only without ensure_ascii): copied in runs.
-constexpr auto kJsonPlain = [] {
-  std::array<std::array<bool, 256>, 2> t{};  // [ensure_ascii][byte]
-  for (int c = 0x20; c < 256; ++c) t[0][c] = t[1][c] = c != '"' && c != '\\';
-  for (int c = 0x80; c < 256; ++c) t[1][c] = false;
-  return t;
-}();
-
-void json_string(std::string& out, std::string_view s, bool ensure_ascii) {
-  const auto& plain = kJsonPlain[ensure_ascii];
-  out += '"';
-  std::size_t i = 0;
-  while (i < s.size()) {
-    std::size_t run = i;
-    while (run < s.size() && plain[static_cast<unsigned char>(s[run])]) ++run;
-    out.append(s.data() + i, run - i);
-    if (run == s.size()) break;
-    i = run;
-    unsigned char c = static_cast<unsigned char>(s[i]);
-    if (c < 0x80) {
-      ++i;
-      switch (c) {
-        case '"':
-          out += "\\\"";
-          break;
-        case '\\':
-          out += "\\\\";
-          break;
-        case '\n':
-          out += "\\n";
-          break;
-        case '\r':
-          out += "\\r";
-          break;
-        case '\t':
-          out += "\\t";
-          break;
-        case '\b':
-          out += "\\b";
-          break;
-        case '\f':
-          out += "\\f";
-          break;
-        default: {
-          char buf[8];
-          std::snprintf(buf, sizeof buf, "\\u%04x", c);
-          out += buf;
-        }
-      }
-      continue;
-    }
-    char32_t cp = decode_utf8(s, i);  // only with ensure_ascii
-    char buf[16];
-    if (cp >= 0x10000) {
-      char32_t v = cp - 0x10000;
-      std::snprintf(buf, sizeof buf, "\\u%04x\\u%04x", static_cast<unsigned>(0xd800 + (v >> 10)),
-                    static_cast<unsigned>(0xdc00 + (v & 0x3ff)));
-    } else {
-      std::snprintf(buf, sizeof buf, "\\u%04x", static_cast<unsigned>(cp));
-    }
-    out += buf;
-  }
-  out += '"';
-}
 
 void json_float(std::string& out, double d) {
   if (std::isnan(d)) {
@@ -133,7 +69,7 @@ struct JsonWriter {
         json_float(out, v.as_float());
         break;
       case Type::String:
-        json_string(out, v.str(), ensure_ascii);
+        append_json_string(out, v.str(), ensure_ascii);
         break;
       case Type::List: {
         auto& items = v.items();
@@ -164,9 +100,9 @@ struct JsonWriter {
           first = false;
           if (has_indent) newline(depth);
           if (k.is_string())
-            json_string(out, k.str(), ensure_ascii);
+            append_json_string(out, k.str(), ensure_ascii);
           else
-            json_string(out, key_string(k), ensure_ascii);
+            append_json_string(out, key_string(k), ensure_ascii);
           out += key_sep;
           write(x);
         };

@@ -505,33 +505,6 @@ bool ToolTypes::string_typed(const std::string& tool, const std::string& paramet
   return true;
 }
 
-void append_json_char(std::string& out, unsigned char c) {
-  switch (c) {
-    case '"': out += "\\\""; break;
-    case '\\': out += "\\\\"; break;
-    case '\n': out += "\\n"; break;
-    case '\r': out += "\\r"; break;
-    case '\t': out += "\\t"; break;
-    default:
-      if (c < 0x20) {
-        static const char hex[] = "0123456789abcdef";
-        out += "\\u00";
-        out += hex[c >> 4];
-        out += hex[c & 15];
-      } else {
-        out += static_cast<char>(c);
-      }
-  }
-}
-
-std::string json_quote(std::string_view s) {
-  std::string out = "\"";
-  for (unsigned char c : s) append_json_char(out, c);
-  out += '"';
-  return out;
-}
-
-
 std::string typed_value(const std::string& raw) {
   simdjson::dom::parser p;
   simdjson::padded_string ps(raw);

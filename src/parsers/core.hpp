@@ -11,6 +11,7 @@
 #include <string_view>
 #include <vector>
 
+#include "../json_string.hpp"
 #include "../stop_strings.hpp"
 #include "textedge/output_parser.hpp"
 
@@ -134,8 +135,6 @@ class ToolTypes {
  private:
   std::vector<std::pair<std::string, std::vector<std::pair<std::string, std::string>>>> tools_;
 };
-void append_json_char(std::string& out, unsigned char c);  // escaped for a JSON string
-std::string json_quote(std::string_view s);
 std::string typed_value(const std::string& raw);  // raw when it parses as JSON, else quoted
 
 // Reads one of several tags byte by byte: -1 while `buf` is a prefix of one, -2 when of none,

@@ -304,63 +304,30 @@ DetectedFormat detect_format(std::string_view t) {
   return d;
 }
 
-namespace {
-void json_string(std::string& out, std::string_view s) {
-  out += '"';
-  for (unsigned char c : s) {
-    switch (c) {
-      case '"':
-        out += "\\\"";
-        break;
-      case '\\':
-        out += "\\\\";
-        break;
-      case '\n':
-        out += "\\n";
-        break;
-      case '\r':
-        out += "\\r";
-        break;
-      case '\t':
-        out += "\\t";
-        break;
-      default:
-        if (c < 0x20) {
-          char buf[8];
-          std::snprintf(buf, sizeof buf, "\\u%04x", c);
-          out += buf;
-        } else {
-          out += static_cast<char>(c);  // UTF-8 kept as is
-        }
-    }
-  }
-  out += '"';
-}
-}  // namespace
 
 std::string to_json(const ChatDelta& d) {
   std::string out;
   if (d.kind == ChatDelta::Kind::content) {
     out = "{\"content\":";
-    json_string(out, d.text);
+    detail::append_json_string(out, d.text);
   } else if (d.kind == ChatDelta::Kind::reasoning) {
     out = "{\"reasoning_content\":";
-    json_string(out, d.text);
+    detail::append_json_string(out, d.text);
   } else {
     out = "{\"tool_calls\":[{\"index\":" + std::to_string(d.index);
     if (!d.id.empty()) {
       out += ",\"id\":";
-      json_string(out, d.id);
+      detail::append_json_string(out, d.id);
       out += ",\"type\":\"function\"";
     }
     out += ",\"function\":{";
     if (!d.name.empty()) {
       out += "\"name\":";
-      json_string(out, d.name);
+      detail::append_json_string(out, d.name);
       out += ',';
     }
     out += "\"arguments\":";
-    json_string(out, d.text);
+    detail::append_json_string(out, d.text);
     out += "}}]";
   }
   return out + "}";
@@ -371,27 +338,27 @@ std::string to_json(const ParsedMessage& m) {
   if (m.content.empty() && !m.tool_calls.empty())
     out += "null";
   else
-    json_string(out, m.content);
+    detail::append_json_string(out, m.content);
   if (!m.reasoning_content.empty()) {
     out += ",\"reasoning_content\":";
-    json_string(out, m.reasoning_content);
+    detail::append_json_string(out, m.reasoning_content);
   }
   if (!m.tool_calls.empty()) {
     out += ",\"tool_calls\":[";
     for (std::size_t i = 0; i < m.tool_calls.size(); ++i) {
       if (i) out += ',';
       out += "{\"id\":";
-      json_string(out, m.tool_calls[i].id);
+      detail::append_json_string(out, m.tool_calls[i].id);
       out += ",\"type\":\"function\",\"function\":{\"name\":";
-      json_string(out, m.tool_calls[i].name);
+      detail::append_json_string(out, m.tool_calls[i].name);
       out += ",\"arguments\":";
-      json_string(out, m.tool_calls[i].arguments);
+      detail::append_json_string(out, m.tool_calls[i].arguments);
       out += "}}";
     }
     out += ']';
   }
   out += ",\"finish_reason\":";
-  json_string(out, m.finish_reason);
+  detail::append_json_string(out, m.finish_reason);
   return out + "}";
 }
 

@@ -9,6 +9,8 @@
 #include <optional>
 #include <set>
 
+#include "../json_string.hpp"
+
 namespace textedge::detail {
 
 namespace {
@@ -408,25 +410,7 @@ std::string json_char(bool python) {
 // Canonical JSON string body for `s` (what JSON.stringify / json.dumps(ensure_ascii=False) write).
 std::string json_escape(std::string_view s) {
   std::string out;
-  for (unsigned char c : s) {
-    switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\b': out += "\\b"; break;
-      case '\f': out += "\\f"; break;
-      case '\n': out += "\\n"; break;
-      case '\r': out += "\\r"; break;
-      case '\t': out += "\\t"; break;
-      default:
-        if (c < 0x20) {
-          char buf[8];
-          std::snprintf(buf, sizeof buf, "\\u%04x", c);
-          out += buf;
-        } else {
-          out += static_cast<char>(c);
-        }
-    }
-  }
+  for (unsigned char c : s) append_json_char(out, c);
   return out;
 }
 
