@@ -41,7 +41,9 @@ ObjectCache::~ObjectCache() {
 
 void* allocate_object(std::size_t size) {
   std::size_t c = (size - 1) / kGranule;
-  if (c >= kSizeClasses || t_cache_gone) return ::operator new(size);
+  if (c >= kSizeClasses) return ::operator new(size);
+  // Always the whole size class: another thread's cache may take the block when it is freed.
+  if (t_cache_gone) return ::operator new((c + 1) * kGranule);
   ObjectCache& cache = t_cache;
   if (FreeBlock* block = cache.head[c]) {
     cache.head[c] = block->next;
