@@ -230,6 +230,24 @@ TEST(Jinja, StrftimeNow) {
   EXPECT_NE(date.find(year), std::string::npos);
 }
 
+// Objects come from per-thread free lists: blocks freed on another thread join that thread's list
+// (or the heap once it has exited) and must come back whole.
+TEST(Jinja, ObjectsFreedOnAnotherThreadComeBackWhole) {
+  auto make = [](int i) {
+    return Value::dict({{Value("k"), Value::list({Value(std::string(40, 'a' + i % 26)), Value(i)})}});
+  };
+  std::vector<Value> here;
+  for (int i = 0; i < 2000; ++i) here.push_back(make(i));
+  std::thread([&] { here.clear(); }).join();
+  std::vector<Value> there;
+  std::thread([&] {
+    for (int i = 0; i < 2000; ++i) there.push_back(make(i));
+  }).join();
+  there.clear();
+  for (int i = 0; i < 4000; ++i) here.push_back(make(i));
+  for (int i = 0; i < 4000; ++i) EXPECT_EQ(here[i].repr(), make(i).repr()) << i;
+}
+
 TEST(Jinja, ConcurrentRenders) {
   auto t = Template::compile(
       "{% for m in messages %}<{{ m.role }}>{{ m.content|trim }}{% if not loop.last %}\n{% endif %}{% endfor %}"
