@@ -7,7 +7,12 @@
 
 namespace textedge::detail::jinja {
 
-thread_local const std::tm* pinned_now = nullptr;  // set by Template::render from RenderLimits::now
+// Set by Template::render from RenderLimits::now. Reached through a function: an extern
+// thread_local read from another file goes through a wrapper that UBSan misreads as null.
+const std::tm*& pinned_now() {
+  thread_local const std::tm* now = nullptr;
+  return now;
+}
 
 namespace {
 
@@ -69,8 +74,8 @@ std::vector<std::pair<Value, Value>> dict_entries(const Args& args, const char* 
 
 std::string strftime_now(const std::string& format) {
   std::tm tm{};
-  if (pinned_now) {
-    tm = *pinned_now;
+  if (pinned_now()) {
+    tm = *pinned_now();
   } else {
     std::time_t now = std::time(nullptr);
     localtime_r(&now, &tm);

@@ -2,6 +2,7 @@
 // cyclers and joiners.
 #pragma once
 
+#include <ctime>
 #include <string>
 #include <vector>
 
@@ -84,6 +85,7 @@ const T* as(const Value& v, ObjectKind k) {
 }
 
 // builtins.cpp
+const std::tm*& pinned_now();  // this thread's render's fixed time for strftime_now(), or null
 Value global_function(NameId id);  // undefined when id is not a global
 Value call_builtin(Renderer& r, const FunctionObject& f, Args& args);
 Value loop_attribute(const LoopObject& loop, std::string_view name, bool& found);

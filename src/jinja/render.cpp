@@ -710,13 +710,11 @@ std::shared_ptr<const Template> Template::compile(std::string_view source, std::
   return t;
 }
 
-extern thread_local const std::tm* pinned_now;
-
 std::string Template::render(const std::vector<std::pair<std::string, Value>>& variables, const RenderLimits& limits) const {
   struct PinNow {  // strftime_now() reads the pinned time through a thread-local for this render
     const std::tm* saved;
-    explicit PinNow(const std::tm* now) : saved(pinned_now) { pinned_now = now; }
-    ~PinNow() { pinned_now = saved; }
+    explicit PinNow(const std::tm* now) : saved(pinned_now()) { pinned_now() = now; }
+    ~PinNow() { pinned_now() = saved; }
   } pin(limits.now ? &*limits.now : nullptr);
   Renderer r(*parsed_, limits);
   std::string out = r.run(variables, output_size_hint_.load(std::memory_order_relaxed));
