@@ -107,10 +107,12 @@ Renderer::Flow Renderer::exec_stmt(const Stmt& s, const Ref<Frame>& frame) {
       }
       return Flow::Normal;
     }
-    case StmtKind::If:
+    case StmtKind::If: {
       at(s.loc);
-      if (eval(*s.expr, *frame).truthy()) return exec(s.body, frame);
+      const Value* held = stored(*s.expr, *frame);
+      if (held ? held->truthy() : eval(*s.expr, *frame).truthy()) return exec(s.body, frame);
       return exec(s.else_body, frame);
+    }
     case StmtKind::For: {
       at(s.loc);
       Value iterable = eval(*s.expr, *frame);
@@ -384,6 +386,11 @@ Value Renderer::eval(const Expr& e, const Frame& frame) {
           if (const auto* ns = as<NamespaceObject>(*base, ObjectKind::Namespace)) {
             const Value* v = ns->find(e.attr);
             return v ? *v : Value::undefined();
+          }
+          if (const auto* loop = as<LoopObject>(*base, ObjectKind::Loop)) {
+            bool found = false;
+            Value v = loop_attribute(*loop, e.attr, found);
+            return found ? v : Value::undefined();
           }
         }
       Value obj = eval(*e.children[0], frame);
@@ -662,6 +669,13 @@ Value Renderer::call_macro(const Value& macro_value, Args& args) {
 }
 
 Value Renderer::eval_filter(const Expr& e, const Frame& frame, const Value* input) {
+  // messages|length: a stored input is read in place (no arguments run in between to move it).
+  if (e.children[0] && !input && e.call.empty())
+    if (const Value* held = stored(*e.children[0], frame)) {
+      Args none;
+      at(e.loc);
+      return filter(e.attr, *held, none);
+    }
   Value in;
   if (e.children[0]) {
     // In a filter block or block set, the innermost filter of the chain takes the body.
@@ -684,6 +698,12 @@ Value Renderer::filter(std::string_view name, const Value& input, Args& args) {
 }
 
 bool Renderer::eval_test(const Expr& e, const Frame& frame) {
+  if (e.call.empty())
+    if (const Value* held = stored(*e.children[0], frame)) {
+      Args none;
+      at(e.loc);
+      return test(e.attr, *held, none);
+    }
   Value in = eval(*e.children[0], frame);
   Args args;
   eval_args(e.call, frame, args);
