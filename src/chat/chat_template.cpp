@@ -259,11 +259,13 @@ std::string render_request(const ChatTemplate::Impl& impl, const RequestParts& p
   if (options.add_generation_prompt && options.continue_final_message)
     throw Error("continue_final_message and add_generation_prompt are not compatible");
   if (!parts.messages.is_array()) throw InputError("messages must be a JSON array", 0);
+  jinja::BorrowedObjects request_objects;  // the request's lists and dicts: outlive `vars` and the render
+  request_objects.reserve(64);
   std::vector<std::pair<std::string, jinja::Value>> vars = impl.special_values;
   if (parts.kwargs && !parts.kwargs->is_null()) {
     simdjson::dom::object obj;
     if (parts.kwargs->get_object().get(obj)) throw InputError("chat_template_kwargs must be a JSON object", 0);
-    for (auto [key, value] : obj) vars.emplace_back(std::string(key), jinja::value_from_json_element(value));
+    for (auto [key, value] : obj) vars.emplace_back(std::string(key), jinja::value_from_json_element(value, request_objects));
   }
   // The conversation's own variables win over kwargs of the same name.
   auto set = [&](const char* name, jinja::Value v) {
@@ -272,9 +274,9 @@ std::string render_request(const ChatTemplate::Impl& impl, const RequestParts& p
   };
   std::string final_text;
   if (options.continue_final_message) final_text = final_message_text(parts.messages);
-  set("messages", jinja::value_from_json_element(parts.messages));
-  set("tools", parts.tools ? jinja::value_from_json_element(*parts.tools) : jinja::Value::none());
-  set("documents", parts.documents ? jinja::value_from_json_element(*parts.documents) : jinja::Value::none());
+  set("messages", jinja::value_from_json_element(parts.messages, request_objects));
+  set("tools", parts.tools ? jinja::value_from_json_element(*parts.tools, request_objects) : jinja::Value::none());
+  set("documents", parts.documents ? jinja::value_from_json_element(*parts.documents, request_objects) : jinja::Value::none());
   set("add_generation_prompt", jinja::Value(options.add_generation_prompt));
   bool has_tools = parts.tools && parts.tools->is_array() && simdjson::dom::array(parts.tools->get_array()).size() > 0;
   jinja::RenderLimits limits;

@@ -126,25 +126,29 @@ struct JsonWriter {
   }
 };
 
-// `Borrow`: strings view the document's string buffer instead of being copied (the chat path,
-// whose document outlives the render). Containers are built at their final size.
-template <bool Borrow>
-Value from_element(simdjson::dom::element e) {
+// With an owner, strings view the document's string buffer and containers go to the owner (the
+// chat path, whose document and owner outlive the render); without, everything is owned by the
+// values. Containers are built at their final size.
+Value from_element(simdjson::dom::element e, BorrowedObjects* owner) {
   switch (e.type()) {
     case simdjson::dom::element_type::ARRAY: {
       simdjson::dom::array array = e.get_array().value_unsafe();
       std::vector<Value> items;
       items.reserve(array.size());
-      for (auto x : array) items.push_back(from_element<Borrow>(x));
-      return Value::list(std::move(items));
+      for (auto x : array) items.push_back(from_element(x, owner));
+      if (!owner) return Value::list(std::move(items));
+      owner->push_back(std::make_unique<ListObject>(std::move(items), false));
+      return Value::borrowed(Type::List, owner->back().get());
     }
     case simdjson::dom::element_type::OBJECT: {
       simdjson::dom::object object = e.get_object().value_unsafe();
       std::vector<std::pair<Value, Value>> entries;
       entries.reserve(object.size());
       for (auto field : object)
-        entries.emplace_back(Borrow ? Value::borrowed(field.key) : Value(field.key), from_element<Borrow>(field.value));
-      return Value::dict(std::move(entries));
+        entries.emplace_back(owner ? Value::borrowed(field.key) : Value(field.key), from_element(field.value, owner));
+      if (!owner) return Value::dict(std::move(entries));
+      owner->push_back(std::make_unique<DictObject>(std::move(entries)));
+      return Value::borrowed(Type::Dict, owner->back().get());
     }
     case simdjson::dom::element_type::INT64:
       return Value(e.get_int64().value_unsafe());
@@ -153,7 +157,7 @@ Value from_element(simdjson::dom::element e) {
     case simdjson::dom::element_type::DOUBLE:
       return Value(e.get_double().value_unsafe());
     case simdjson::dom::element_type::STRING:
-      return Borrow ? Value::borrowed(e.get_string().value_unsafe()) : Value(e.get_string().value_unsafe());
+      return owner ? Value::borrowed(e.get_string().value_unsafe()) : Value(e.get_string().value_unsafe());
     case simdjson::dom::element_type::BOOL:
       return Value(e.get_bool().value_unsafe());
     case simdjson::dom::element_type::NULL_VALUE:
@@ -165,7 +169,9 @@ Value from_element(simdjson::dom::element e) {
 
 }  // namespace
 
-Value value_from_json_element(simdjson::dom::element element) { return from_element<true>(element); }
+Value value_from_json_element(simdjson::dom::element element, BorrowedObjects& owner) {
+  return from_element(element, &owner);
+}
 
 std::string to_json(const Value& v, const Value& indent, bool sort_keys, bool ensure_ascii, const std::string* item_separator,
                     const std::string* key_separator) {
@@ -195,7 +201,7 @@ Value value_from_json(std::string_view json) {
   thread_local simdjson::dom::parser parser;
   auto doc = parser.parse(json.data(), json.size());
   if (doc.error()) throw TemplateError("ValueError", std::string("invalid JSON: ") + simdjson::error_message(doc.error()), 0, 0);
-  return from_element<false>(doc.value_unsafe());
+  return from_element(doc.value_unsafe(), nullptr);
 }
 
 }  // namespace textedge::detail::jinja

@@ -22,9 +22,11 @@ namespace textedge::detail::jinja {
 
 // Ints stay ints, floats floats, key order kept; throws TemplateError on bad JSON.
 Value value_from_json(std::string_view json);
-// The same from an element already parsed (the chat API parses a request once). Its strings are
-// views of the element's document, which must outlive the value and every copy of it.
-Value value_from_json_element(simdjson::dom::element element);
+// The same from an element already parsed (the chat API parses a request once), for one render: its
+// strings are views of the element's document and its lists and dicts belong to `owner`, so copies
+// cost no reference counting. Both must outlive the value and every copy of it.
+using BorrowedObjects = std::vector<std::unique_ptr<const Object>>;
+Value value_from_json_element(simdjson::dom::element element, BorrowedObjects& owner);
 
 struct RenderLimits {
   std::size_t max_output_bytes = std::size_t{64} << 20;

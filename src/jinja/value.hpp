@@ -95,6 +95,15 @@ class Value {
     u_.ptr = object;
     if (object) object->retain();
   }
+  // A list or dict owned elsewhere for longer than every copy of the value (the request's
+  // containers, owned for the render): copies are not counted.
+  static Value borrowed(Type object_type, const Object* object) noexcept {
+    Value v;
+    v.type_ = object_type;
+    v.borrowed_ = true;
+    v.u_.ptr = object;
+    return v;
+  }
 
   Value(const Value& o) noexcept
       : type_(o.type_), unsafe_(o.unsafe_), borrowed_(o.borrowed_), length_(o.length_), u_(o.u_) {
@@ -190,7 +199,7 @@ class Value {
   }
   Type type_;
   bool unsafe_ = false;
-  bool borrowed_ = false;     // String: u_.chars views length_ bytes it does not own
+  bool borrowed_ = false;     // not counted: a string viewing length_ bytes at u_.chars, or a borrowed object
   std::uint32_t length_ = 0;  // a borrowed string's size
   union {
     bool b;
