@@ -187,7 +187,7 @@ namespace {
 // The parts of a chat request, parsed once; null elements for what is absent.
 struct RequestParts {
   simdjson::dom::element messages;
-  std::optional<simdjson::dom::element> tools, documents, kwargs;
+  std::optional<simdjson::dom::element> tools{}, documents{}, kwargs{};
 };
 
 // The text continue_final_message continues: the final message's content, or the last text
