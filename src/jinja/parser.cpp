@@ -1,10 +1,10 @@
 #include "parser.hpp"
-#include "runtime.hpp"
 
 #include <algorithm>
 #include <functional>
 #include <set>
 
+#include "runtime.hpp"
 #include "textedge/error.hpp"
 
 namespace textedge::detail::jinja {
@@ -933,7 +933,10 @@ class Parser {
       if (!start_inline) next();
       Location l = loc();
       std::string name = expect_name();
-      while (skip_op(".")) name += "." + expect_name();
+      while (skip_op(".")) {
+        name += '.';
+        name += expect_name();
+      }
       auto n = make(ExprKind::Filter, l);
       n->attr = name;
       n->children.push_back(std::move(node));
