@@ -272,7 +272,7 @@ class PyValue {
       if (top == '}') top = '{';
       if (top == 'P') {  // "(x,": a tuple
         top = '(';
-        pending_.insert(undecided_.back(), "[");
+        pending_.insert(undecided_.back(), 1, '[');
         undecided_.pop_back();
         flush();
       }
