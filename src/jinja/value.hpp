@@ -105,38 +105,27 @@ class Value {
     return v;
   }
 
-  Value(const Value& o) noexcept
-      : type_(o.type_), unsafe_(o.unsafe_), borrowed_(o.borrowed_), length_(o.length_), u_(o.u_) {
+  Value(const Value& o) noexcept {
+    take_fields(o);
     if (is_counted()) u_.ptr->retain();
   }
-  Value(Value&& o) noexcept : type_(o.type_), unsafe_(o.unsafe_), borrowed_(o.borrowed_), length_(o.length_), u_(o.u_) {
-    o.type_ = Type::None;
-    o.unsafe_ = false;
-    o.borrowed_ = false;
+  Value(Value&& o) noexcept {
+    take_fields(o);
+    o.leave_moved_from();
   }
   Value& operator=(const Value& o) noexcept {
     if (this != &o) {
       if (o.is_counted()) o.u_.ptr->retain();
       reset();
-      type_ = o.type_;
-      unsafe_ = o.unsafe_;
-      borrowed_ = o.borrowed_;
-      length_ = o.length_;
-      u_ = o.u_;
+      take_fields(o);
     }
     return *this;
   }
   Value& operator=(Value&& o) noexcept {
     if (this != &o) {
       reset();
-      type_ = o.type_;
-      unsafe_ = o.unsafe_;
-      borrowed_ = o.borrowed_;
-      length_ = o.length_;
-      u_ = o.u_;
-      o.type_ = Type::None;
-      o.unsafe_ = false;
-      o.borrowed_ = false;
+      take_fields(o);
+      o.leave_moved_from();
     }
     return *this;
   }
@@ -196,6 +185,19 @@ class Value {
   }
   void reset() noexcept {
     if (is_counted()) u_.ptr->release();
+  }
+  // Every field, in the one place that lists them (no counting).
+  void take_fields(const Value& o) noexcept {
+    type_ = o.type_;
+    unsafe_ = o.unsafe_;
+    borrowed_ = o.borrowed_;
+    length_ = o.length_;
+    u_ = o.u_;
+  }
+  void leave_moved_from() noexcept {  // None: nothing to release
+    type_ = Type::None;
+    unsafe_ = false;
+    borrowed_ = false;
   }
   Type type_;
   bool unsafe_ = false;
