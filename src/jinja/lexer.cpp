@@ -488,14 +488,7 @@ class Lexer {
             std::size_t j = i - 1;
             char32_t cp = decode_utf8(body, j);
             i = j;
-            char buf[16];
-            if (cp <= 0xff)
-              std::snprintf(buf, sizeof buf, "\\x%02x", static_cast<unsigned>(cp));
-            else if (cp <= 0xffff)
-              std::snprintf(buf, sizeof buf, "\\u%04x", static_cast<unsigned>(cp));
-            else
-              std::snprintf(buf, sizeof buf, "\\U%08x", static_cast<unsigned>(cp));
-            out += buf;
+            append_python_escape(out, cp);
           } else {
             out += '\\';
             out += e;

@@ -2,6 +2,7 @@
 
 #include <utf8proc.h>
 
+#include <cstdio>
 #include <vector>
 
 namespace textedge::detail::jinja {
@@ -28,6 +29,17 @@ char32_t decode_utf8(std::string_view s, std::size_t& i) noexcept {
   }
   i += static_cast<std::size_t>(n) + 1;
   return cp;
+}
+
+void append_python_escape(std::string& out, char32_t cp) {
+  char buf[16];
+  if (cp <= 0xff)
+    std::snprintf(buf, sizeof buf, "\\x%02x", static_cast<unsigned>(cp));
+  else if (cp <= 0xffff)
+    std::snprintf(buf, sizeof buf, "\\u%04x", static_cast<unsigned>(cp));
+  else
+    std::snprintf(buf, sizeof buf, "\\U%08x", static_cast<unsigned>(cp));
+  out += buf;
 }
 
 void append_utf8(std::string& out, char32_t cp) {

@@ -11,6 +11,8 @@ namespace textedge::detail::jinja {
 // Decodes the code point at s[i] and advances i; invalid bytes decode as themselves (one byte).
 char32_t decode_utf8(std::string_view s, std::size_t& i) noexcept;
 void append_utf8(std::string& out, char32_t cp);
+// Python's backslash escape of a code point, as repr() writes it: \xNN, \uNNNN or \UNNNNNNNN.
+void append_python_escape(std::string& out, char32_t cp);
 
 bool is_printable(char32_t cp) noexcept;  // str.isprintable for one code point
 bool is_space(char32_t cp) noexcept;      // str.isspace

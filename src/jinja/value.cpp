@@ -311,14 +311,7 @@ void append_string_repr(std::string& out, std::string_view s) {
     if (is_printable(cp)) {
       out.append(s.substr(start, i - start));
     } else {
-      char buf[16];
-      if (cp <= 0xff)
-        std::snprintf(buf, sizeof buf, "\\x%02x", static_cast<unsigned>(cp));
-      else if (cp <= 0xffff)
-        std::snprintf(buf, sizeof buf, "\\u%04x", static_cast<unsigned>(cp));
-      else
-        std::snprintf(buf, sizeof buf, "\\U%08x", static_cast<unsigned>(cp));
-      out += buf;
+      append_python_escape(out, cp);
     }
   }
   out += quote;
