@@ -269,6 +269,13 @@ Value Renderer::lookup(const Expr& e, const Frame& frame) {
   return Value::undefined(&t_.names[e.name]);
 }
 
+// A dict's entry or a namespace's attribute, in place; nullptr when absent or for other values.
+static const Value* stored_attribute(const Value& base, std::string_view attr) {
+  if (base.is_dict()) return base.dict().find(attr);
+  if (const auto* ns = as<NamespaceObject>(base, ObjectKind::Namespace)) return ns->find(attr);
+  return nullptr;
+}
+
 // Where `e` names a value already stored (a variable, a dict entry, a namespace attribute), that
 // value itself, so a chain like message.function.name copies only its last link (no reference
 // counting on the way). nullptr for anything else or when not found: the caller then evaluates `e`.
@@ -280,10 +287,7 @@ const Value* Renderer::stored(const Expr& e, const Frame& frame) {
     case ExprKind::Getattr: {
       if (!e.op) return nullptr;  // a dict method or dunder
       const Value* base = stored(*e.children[0], frame);
-      if (!base) return nullptr;
-      if (base->is_dict()) return base->dict().find(std::string_view(e.attr));
-      if (const auto* ns = as<NamespaceObject>(*base, ObjectKind::Namespace)) return ns->find(e.attr);
-      return nullptr;
+      return base ? stored_attribute(*base, e.attr) : nullptr;
     }
     case ExprKind::Getitem: {  // d['key']: the item wins over attributes
       const Expr& k = *e.children[1];
@@ -379,14 +383,8 @@ Value Renderer::eval(const Expr& e, const Frame& frame) {
     case ExprKind::Getattr: {
       if (e.op)
         if (const Value* base = stored(*e.children[0], frame)) {
-          if (base->is_dict()) {
-            const Value* v = base->dict().find(std::string_view(e.attr));
-            return v ? *v : Value::undefined();
-          }
-          if (const auto* ns = as<NamespaceObject>(*base, ObjectKind::Namespace)) {
-            const Value* v = ns->find(e.attr);
-            return v ? *v : Value::undefined();
-          }
+          if (const Value* v = stored_attribute(*base, e.attr)) return *v;
+          if (base->is_dict()) return Value::undefined();  // no such key, and e.op rules out methods
           if (const auto* loop = as<LoopObject>(*base, ObjectKind::Loop)) {
             bool found = false;
             Value v = loop_attribute(*loop, e.attr, found);
@@ -399,10 +397,8 @@ Value Renderer::eval(const Expr& e, const Frame& frame) {
       return get_attribute(obj, e.attr);
     }
     case ExprKind::Getitem: {
+      if (const Value* v = stored(e, frame)) return *v;
       const Expr& k = *e.children[1];
-      if (k.kind == ExprKind::Const && k.value.is_string())
-        if (const Value* base = stored(*e.children[0], frame); base && base->is_dict())
-          if (const Value* v = base->dict().find(k.value.str())) return *v;
       Value obj = eval(*e.children[0], frame);
       if (k.kind == ExprKind::Slice) {
         Value parts[3];
