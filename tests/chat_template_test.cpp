@@ -46,41 +46,28 @@ struct Golden {
 
 std::vector<Golden> load_goldens() {
   std::string path = std::string(TEXTEDGE_SOURCE_DIR) + "/build/goldens/chat.jsonl";
-  if (!std::filesystem::exists(path))
-    throw std::runtime_error("goldens missing: " + path + " (run scripts/goldens.sh)");
   std::vector<Golden> out;
-  std::optional<std::uint64_t> declared;
-  reference::for_each_json_line(path, [&](std::size_t line, simdjson::ondemand::document& doc) {
-    std::string where = path + ":" + std::to_string(line);
-    simdjson::ondemand::object obj;
-    reference::detail::check(doc.get_object().get(obj), where);
-    Golden g;
-    bool is_case = false;
-    for (auto field : obj) {
-      std::string_view key;
-      reference::detail::check(field.unescaped_key().get(key), where);
-      simdjson::ondemand::value v;
-      reference::detail::check(field.value().get(v), where);
-      if (key == "end") {
-        simdjson::ondemand::object end;
-        reference::detail::check(v.get_object().get(end), where);
-        std::uint64_t n;
-        reference::detail::check(end["cases"].get_uint64().get(n), where);
-        declared = n;
-      } else if (key == "template") {
-        g.tmpl = reference::detail::get_string(v, where);
-        is_case = true;
-      } else if (key == "conversation") {
-        g.conversation = reference::detail::get_string(v, where);
-      } else if (key == "prompt") {
-        g.prompt = reference::detail::get_string(v, where);
-      } else if (key == "error") {
-        g.error = reference::detail::get_string(v, where);
-      }
+  Golden g;
+  bool is_case = false;
+  auto field = [&](std::string_view key, simdjson::ondemand::value v, const std::string& where) {
+    if (key == "template") {
+      g.tmpl = reference::detail::get_string(v, where);
+      is_case = true;
+    } else if (key == "conversation") {
+      g.conversation = reference::detail::get_string(v, where);
+    } else if (key == "prompt") {
+      g.prompt = reference::detail::get_string(v, where);
+    } else if (key == "error") {
+      g.error = reference::detail::get_string(v, where);
     }
-    if (is_case) out.push_back(std::move(g));
+  };
+  reference::read_goldens(path, field, [&](std::size_t) {
+    bool was_case = is_case;
+    if (was_case) out.push_back(std::move(g));
+    g = Golden();
+    is_case = false;
+    return was_case;
   });
-  if (!declared || *declared != out.size()) throw std::runtime_error(path + ": truncated");
   return out;
 }
 

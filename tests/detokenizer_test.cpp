@@ -53,51 +53,38 @@ struct StreamCase {
 
 std::vector<StreamCase> load_stream_goldens(const std::string &model) {
   std::string path = std::string(TEXTEDGE_SOURCE_DIR) + "/build/goldens/" + model + ".stream.jsonl";
-  if (!std::filesystem::exists(path))
-    throw std::runtime_error("goldens missing: " + path + " (run scripts/goldens.sh)");
   std::vector<StreamCase> cases;
-  std::optional<std::uint64_t> declared;
-  reference::for_each_json_line(path, [&](std::size_t line, simdjson::ondemand::document &doc) {
-    std::string where = path + ":" + std::to_string(line);
-    simdjson::ondemand::object obj;
-    reference::detail::check(doc.get_object().get(obj), where);
-    StreamCase c;
-    bool is_case = false;
-    for (auto field : obj) {
-      std::string_view key;
-      reference::detail::check(field.unescaped_key().get(key), where);
-      simdjson::ondemand::value v;
-      reference::detail::check(field.value().get(v), where);
-      if (key == "end") {
-        simdjson::ondemand::object end;
-        reference::detail::check(v.get_object().get(end), where);
-        std::uint64_t n;
-        reference::detail::check(end["cases"].get_uint64().get(n), where);
-        declared = n;
-      } else if (key == "cat") {
-        c.cat = reference::detail::get_string(v, where);
-        is_case = true;
-      } else if (key == "prompt") {
-        c.prompt = reference::detail::get_ids(v, where);
-      } else if (key == "ids") {
-        c.ids = reference::detail::get_ids(v, where);
-      } else if (key == "cuts") {
-        for (TokenId k : reference::detail::get_ids(v, where)) c.cuts.push_back(k);
-      } else if (key == "prompt_decode") {
-        reference::detail::get_pair(v, c.prompt_decode, where);
-      } else if (key == "decode") {
-        simdjson::ondemand::array arr;
-        reference::detail::check(v.get_array().get(arr), where);
-        for (auto pair : arr) {
-          std::string both[2];
-          reference::detail::get_pair(pair.value(), both, where);
-          c.decode.push_back({both[0], both[1]});
-        }
+  StreamCase c;
+  bool is_case = false;
+  auto field = [&](std::string_view key, simdjson::ondemand::value v, const std::string &where) {
+    if (key == "cat") {
+      c.cat = reference::detail::get_string(v, where);
+      is_case = true;
+    } else if (key == "prompt") {
+      c.prompt = reference::detail::get_ids(v, where);
+    } else if (key == "ids") {
+      c.ids = reference::detail::get_ids(v, where);
+    } else if (key == "cuts") {
+      for (TokenId k : reference::detail::get_ids(v, where)) c.cuts.push_back(k);
+    } else if (key == "prompt_decode") {
+      reference::detail::get_pair(v, c.prompt_decode, where);
+    } else if (key == "decode") {
+      simdjson::ondemand::array arr;
+      reference::detail::check(v.get_array().get(arr), where);
+      for (auto pair : arr) {
+        std::string both[2];
+        reference::detail::get_pair(pair.value(), both, where);
+        c.decode.push_back({both[0], both[1]});
       }
     }
-    if (is_case) cases.push_back(std::move(c));
+  };
+  reference::read_goldens(path, field, [&](std::size_t) {
+    bool was_case = is_case;
+    if (was_case) cases.push_back(std::move(c));
+    c = StreamCase();
+    is_case = false;
+    return was_case;
   });
-  if (!declared || *declared != cases.size()) throw std::runtime_error(path + ": truncated (no matching end line)");
   return cases;
 }
 

@@ -12,6 +12,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <functional>
 #include <optional>
 #include <stdexcept>
@@ -29,11 +30,11 @@ struct GoldenCase {
   std::string category;
   bool is_encode = false;  // an encode case (has "text"); otherwise decode-only
   std::string text;
-  Ids ids;  // encode: ids with add_special_tokens=false; decode-only: the ids to decode
+  Ids ids;                       // encode: ids with add_special_tokens=false; decode-only: the ids to decode
   bool has_ids_special = false;  // add_special_tokens=true gave other ids
   Ids ids_special;
-  std::string decode[2];          // decode(ids, skip_special_tokens=false / true)
-  std::string decode_special[2];  // decode(ids_special, false / true)
+  std::string decode[2];             // decode(ids, skip_special_tokens=false / true)
+  std::string decode_special[2];     // decode(ids_special, false / true)
   std::optional<std::string> error;  // the reference refused the text
 };
 
@@ -122,73 +123,97 @@ inline void get_pair(simdjson::ondemand::value value, std::string (&out)[2], con
 
 }  // namespace detail
 
-// Reads build/goldens/MODEL.jsonl. Throws std::runtime_error (with file and line) if it is
-// malformed or truncated (its last line must be {"end": {"cases": N}} with N matching).
-inline Goldens load_goldens(const std::string& path) {
-  Goldens g;
-  g.path = path;
+// Reads a goldens file written through scripts/goldens.sh: JSON Lines whose last line is
+// {"end": {"cases": N}}. Calls field(key, value, where) for every field of every other line, then
+// line_done(line), which says whether that line was a case. Throws std::runtime_error (with file
+// and line) when the file is missing, malformed or truncated, or N is not the number of cases.
+template <class Field, class LineDone>
+void read_goldens(const std::string& path, Field field, LineDone line_done) {
+  if (!std::filesystem::exists(path))
+    throw std::runtime_error("goldens missing: " + path + " (run scripts/goldens.sh)");
   std::optional<std::uint64_t> declared;
+  std::size_t cases = 0;
   for_each_json_line(path, [&](std::size_t line, simdjson::ondemand::document& doc) {
     const std::string where = path + ":" + std::to_string(line);
     if (declared) throw std::runtime_error(where + ": data after the end line");
     simdjson::ondemand::object object;
     detail::check(doc.get_object().get(object), where);
-    GoldenCase c;
-    c.line = line;
-    bool is_case = false;
-    for (auto field : object) {
+    for (auto f : object) {
       std::string_view key;
-      detail::check(field.unescaped_key().get(key), where);
+      detail::check(f.unescaped_key().get(key), where);
       simdjson::ondemand::value value;
-      detail::check(field.value().get(value), where);
-      if (key == "meta") {
-        simdjson::ondemand::object meta;
-        detail::check(value.get_object().get(meta), where);
-        for (auto m : meta) {
-          std::string_view k;
-          detail::check(m.unescaped_key().get(k), where);
-          if (k == "reference") g.reference = detail::get_string(m.value(), where);
-        }
-      } else if (key == "end") {
-        simdjson::ondemand::object end;
-        detail::check(value.get_object().get(end), where);
-        for (auto m : end) {
-          std::string_view k;
-          detail::check(m.unescaped_key().get(k), where);
-          if (k == "cases") {
-            std::uint64_t n = 0;
-            detail::check(m.value().get_uint64().get(n), where);
-            declared = n;
-          }
-        }
-        if (!declared) throw std::runtime_error(where + ": end line without \"cases\"");
-      } else if (key == "cat") {
-        c.category = detail::get_string(value, where);
-      } else if (key == "text") {
-        c.text = detail::get_string(value, where);
-        c.is_encode = true;
-        is_case = true;
-      } else if (key == "ids" || key == "decode_ids") {
-        c.ids = detail::get_ids(value, where);
-        is_case = true;
-      } else if (key == "ids_special") {
-        c.ids_special = detail::get_ids(value, where);
-        c.has_ids_special = true;
-      } else if (key == "decode") {
-        detail::get_pair(value, c.decode, where);
-      } else if (key == "decode_special") {
-        detail::get_pair(value, c.decode_special, where);
-      } else if (key == "error") {
-        c.error = detail::get_string(value, where);
+      detail::check(f.value().get(value), where);
+      if (key != "end") {
+        field(key, value, where);
+        continue;
       }
+      simdjson::ondemand::object end;
+      detail::check(value.get_object().get(end), where);
+      for (auto m : end) {
+        std::string_view k;
+        detail::check(m.unescaped_key().get(k), where);
+        if (k == "cases") {
+          std::uint64_t n = 0;
+          detail::check(m.value().get_uint64().get(n), where);
+          declared = n;
+        }
+      }
+      if (!declared) throw std::runtime_error(where + ": end line without \"cases\"");
     }
-    if (is_case) g.cases.push_back(std::move(c));
+    if (!declared && line_done(line)) ++cases;
   });
   if (!declared) throw std::runtime_error(path + ": truncated (no end line); run scripts/goldens.sh --force");
-  if (*declared != g.cases.size()) {
+  if (*declared != cases) {
     throw std::runtime_error(path + ": end line declares " + std::to_string(*declared) + " cases, file has " +
-                             std::to_string(g.cases.size()));
+                             std::to_string(cases));
   }
+}
+
+// Reads build/goldens/MODEL.jsonl (see read_goldens).
+inline Goldens load_goldens(const std::string& path) {
+  Goldens g;
+  g.path = path;
+  GoldenCase c;
+  bool is_case = false;
+  auto field = [&](std::string_view key, simdjson::ondemand::value value, const std::string& where) {
+    if (key == "meta") {
+      simdjson::ondemand::object meta;
+      detail::check(value.get_object().get(meta), where);
+      for (auto m : meta) {
+        std::string_view k;
+        detail::check(m.unescaped_key().get(k), where);
+        if (k == "reference") g.reference = detail::get_string(m.value(), where);
+      }
+    } else if (key == "cat") {
+      c.category = detail::get_string(value, where);
+    } else if (key == "text") {
+      c.text = detail::get_string(value, where);
+      c.is_encode = true;
+      is_case = true;
+    } else if (key == "ids" || key == "decode_ids") {
+      c.ids = detail::get_ids(value, where);
+      is_case = true;
+    } else if (key == "ids_special") {
+      c.ids_special = detail::get_ids(value, where);
+      c.has_ids_special = true;
+    } else if (key == "decode") {
+      detail::get_pair(value, c.decode, where);
+    } else if (key == "decode_special") {
+      detail::get_pair(value, c.decode_special, where);
+    } else if (key == "error") {
+      c.error = detail::get_string(value, where);
+    }
+  };
+  read_goldens(path, field, [&](std::size_t line) {
+    bool was_case = is_case;
+    if (was_case) {
+      c.line = line;
+      g.cases.push_back(std::move(c));
+    }
+    c = GoldenCase();
+    is_case = false;
+    return was_case;
+  });
   return g;
 }
 
@@ -268,12 +293,18 @@ inline std::string escape(std::string_view s, std::size_t max_bytes = 200) {
       ++i;
       continue;
     }
-    if (cp == '\n') out += "\\n";
-    else if (cp == '\t') out += "\\t";
-    else if (cp == '\r') out += "\\r";
-    else if (cp == '"') out += "\\\"";
-    else if (cp == '\\') out += "\\\\";
-    else if (cp >= 0x20 && cp < 0x7F) out += static_cast<char>(cp);
+    if (cp == '\n')
+      out += "\\n";
+    else if (cp == '\t')
+      out += "\\t";
+    else if (cp == '\r')
+      out += "\\r";
+    else if (cp == '"')
+      out += "\\\"";
+    else if (cp == '\\')
+      out += "\\\\";
+    else if (cp >= 0x20 && cp < 0x7F)
+      out += static_cast<char>(cp);
     else {
       std::snprintf(buf, sizeof buf, "\\u{%X}", static_cast<unsigned>(cp));
       out += buf;
@@ -285,7 +316,9 @@ inline std::string escape(std::string_view s, std::size_t max_bytes = 200) {
 
 // The part of s around byte offset pos (moved to character boundaries), escaped.
 inline std::string escape_around(std::string_view s, std::size_t pos, std::size_t radius = 48) {
-  auto is_continuation = [&](std::size_t i) { return i < s.size() && (static_cast<unsigned char>(s[i]) & 0xC0) == 0x80; };
+  auto is_continuation = [&](std::size_t i) {
+    return i < s.size() && (static_cast<unsigned char>(s[i]) & 0xC0) == 0x80;
+  };
   std::size_t begin = pos > radius ? pos - radius : 0;
   for (int k = 0; k < 3 && begin > 0 && is_continuation(begin); ++k) --begin;
   std::size_t end = std::min(s.size(), pos + radius);
