@@ -575,7 +575,7 @@ int run_bench(const Args& a, double load_ms, const Tokenizer& tok) {
   }
   if (a.subcommand == "stream") return run_bench_stream(tok, text, load_ms);
   if (a.subcommand == "render") return run_bench_render(a.model, text);
-  usage_error("unknown bench '" + a.subcommand + "' (expected encode, decode or stream)");
+  usage_error("unknown bench '" + a.subcommand + "' (expected encode, decode, stream or render)");
 }
 
 }  // namespace
