@@ -7,7 +7,7 @@
 #include "objects.hpp"
 
 // Performance (callgrind on ChatTemplate::apply_request, Qwen3's template, six messages and two
-// tools, as scripts/bench_render.sh renders it): 215k -> 131k instructions per render. What paid: strings borrowed
+// tools, as scripts/bench_render.sh renders it): 215k -> 125k instructions per render. What paid: strings borrowed
 // from the template and the request instead of copied (-22%), attribute chains read in place
 // (stored()), objects from per-thread free lists (glibc's cache overflowed), loops over a list
 // without copying it, `a + b + c` outputs written piecewise, tojson without per-dict copies. Tried
