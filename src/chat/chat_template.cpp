@@ -1,8 +1,6 @@
 // ChatTemplate: transformers' apply_chat_template on textedge's Jinja engine (src/jinja/).
 #include "textedge/chat_template.hpp"
 
-#include <simdjson.h>
-
 #include <algorithm>
 #include <filesystem>
 #include <optional>
@@ -18,12 +16,14 @@ namespace jinja = detail::jinja;
 namespace {
 #include "default_template.inc"  // kDefaultTemplate, generated from src/chat/default_template.jinja
 
-// Parses request JSON, refusing what is not JSON with a clear error.
-simdjson::dom::element parse_json(simdjson::dom::parser& parser, std::string_view json, const char* what) {
-  simdjson::dom::element e;
-  if (auto err = parser.parse(json.data(), json.size()).get(e))
-    throw InputError(std::string(what) + " is not valid JSON (" + simdjson::error_message(err) + ")", 0);
-  return e;
+// Reads request JSON into values for one render (see jinja::read_json), refusing what is not
+// JSON with a clear error.
+jinja::Value read_request_json(std::string_view json, jinja::ValueArena& arena, const char* what) {
+  try {
+    return jinja::read_json(json, &arena);
+  } catch (const jinja::JsonSyntaxError& e) {
+    throw InputError(std::string(what) + " is not valid JSON (" + e.reason() + ")", e.offset());
+  }
 }
 
 // The variables transformers passes to every render, whatever the conversation.
@@ -184,73 +184,65 @@ ChatTemplate ChatTemplate::load(const std::string& model_dir) {
 }
 
 namespace {
-// The parts of a chat request, parsed once; null elements for what is absent.
+// The parts of a chat request, read once; undefined for what is absent.
 struct RequestParts {
-  simdjson::dom::element messages;
-  std::optional<simdjson::dom::element> tools{}, documents{}, kwargs{};
+  jinja::Value messages, tools, documents, kwargs;
 };
 
 // The text continue_final_message continues: the final message's content, or the last text
 // part of it (transformers' rule).
-std::string final_message_text(simdjson::dom::element messages) {
-  simdjson::dom::array arr = messages.get_array();
-  if (arr.size() == 0) throw InputError("continue_final_message needs a final message", 0);
-  simdjson::dom::element content;
-  if (!arr.at(arr.size() - 1)["content"].get(content)) {
-    std::string_view s;
-    if (!content.get_string().get(s)) return std::string(s);
-    if (content.is_array()) {
-      simdjson::dom::array parts = content.get_array();
+std::string final_message_text(const jinja::Value& messages) {
+  if (messages.items().empty()) throw InputError("continue_final_message needs a final message", 0);
+  const jinja::Value& last = messages.items().back();
+  if (const jinja::Value* content = last.is_dict() ? last.dict().find(std::string_view("content")) : nullptr) {
+    if (content->is_string()) return std::string(content->str());
+    if (content->is_list()) {
+      auto parts = content->items();
       for (std::size_t i = parts.size(); i-- > 0;) {
-        std::string_view text;
-        if (!parts.at(i)["text"].get_string().get(text)) return std::string(text);
+        const jinja::Value* text = parts[i].is_dict() ? parts[i].dict().find(std::string_view("text")) : nullptr;
+        if (text && text->is_string()) return std::string(text->str());
       }
     }
   }
   throw Error("continue_final_message is set but we could not find any text to continue in the final message");
 }
 
-// Performance note: a request is parsed once and its values built straight from the parsed
-// elements; parsing the messages again from minified text cost ~16% of a render (callgrind).
 std::string render_request(const ChatTemplate::Impl& impl, const RequestParts& parts, const ChatOptions& options);
 }  // namespace
 
 std::string ChatTemplate::apply(std::string_view messages_json, const ChatOptions& options) const {
-  // One parser per part: each part's elements must stay valid while the next is parsed.
-  thread_local simdjson::dom::parser parsers[4];
-  RequestParts parts{parse_json(parsers[0], messages_json, "messages")};
-  if (!options.tools.empty()) parts.tools = parse_json(parsers[1], options.tools, "tools");
-  if (!options.documents.empty()) parts.documents = parse_json(parsers[2], options.documents, "documents");
+  jinja::ValueArena arena;  // the request's values: outlives the render
+  RequestParts parts;
+  parts.messages = read_request_json(messages_json, arena, "messages");
+  if (!options.tools.empty()) parts.tools = read_request_json(options.tools, arena, "tools");
+  if (!options.documents.empty()) parts.documents = read_request_json(options.documents, arena, "documents");
   if (!options.chat_template_kwargs.empty())
-    parts.kwargs = parse_json(parsers[3], options.chat_template_kwargs, "chat_template_kwargs");
+    parts.kwargs = read_request_json(options.chat_template_kwargs, arena, "chat_template_kwargs");
   return render_request(*impl_, parts, options);
 }
 
 std::string ChatTemplate::apply_request(std::string_view request_json, const ChatOptions& defaults) const {
-  thread_local simdjson::dom::parser parser;
-  auto request = parse_json(parser, request_json, "the request");
-  simdjson::dom::object obj;
-  if (request.get_object().get(obj)) throw InputError("the request must be a JSON object", 0);
+  jinja::ValueArena arena;  // the request's values: outlives the render
+  jinja::Value request = read_request_json(request_json, arena, "the request");
+  if (!request.is_dict()) throw InputError("the request must be a JSON object", 0);
   ChatOptions options = defaults;
-  std::optional<simdjson::dom::element> messages;
-  RequestParts parts{request};
-  for (auto [key, value] : obj) {
-    if (key == "messages") {
-      messages = value;
-    } else if (key == "tools") {
+  RequestParts parts;
+  for (const auto& [key, value] : request.dict().entries()) {
+    std::string_view name = key.str();
+    if (name == "messages") {
+      parts.messages = value;
+    } else if (name == "tools") {
       parts.tools = value;
-    } else if (key == "documents") {
+    } else if (name == "documents") {
       parts.documents = value;
-    } else if (key == "chat_template_kwargs") {
+    } else if (name == "chat_template_kwargs") {
       parts.kwargs = value;
-    } else if (key == "add_generation_prompt" || key == "continue_final_message") {
-      bool b;
-      if (value.get_bool().get(b)) throw InputError(std::string(key) + " must be true or false", 0);
-      (key == "add_generation_prompt" ? options.add_generation_prompt : options.continue_final_message) = b;
+    } else if (name == "add_generation_prompt" || name == "continue_final_message") {
+      if (!value.is_bool()) throw InputError(std::string(name) + " must be true or false", 0);
+      (name == "add_generation_prompt" ? options.add_generation_prompt : options.continue_final_message) = value.as_bool();
     }
   }
-  if (!messages) throw InputError("the request has no \"messages\"", 0);
-  parts.messages = *messages;
+  if (parts.messages.is_undefined()) throw InputError("the request has no \"messages\"", 0);
   return render_request(*impl_, parts, options);
 }
 
@@ -258,14 +250,11 @@ namespace {
 std::string render_request(const ChatTemplate::Impl& impl, const RequestParts& parts, const ChatOptions& options) {
   if (options.add_generation_prompt && options.continue_final_message)
     throw Error("continue_final_message and add_generation_prompt are not compatible");
-  if (!parts.messages.is_array()) throw InputError("messages must be a JSON array", 0);
-  jinja::BorrowedObjects request_objects;  // the request's lists and dicts: outlive `vars` and the render
-  request_objects.reserve(64);
+  if (!parts.messages.is_list()) throw InputError("messages must be a JSON array", 0);
   std::vector<std::pair<std::string, jinja::Value>> vars = impl.special_values;
-  if (parts.kwargs && !parts.kwargs->is_null()) {
-    simdjson::dom::object obj;
-    if (parts.kwargs->get_object().get(obj)) throw InputError("chat_template_kwargs must be a JSON object", 0);
-    for (auto [key, value] : obj) vars.emplace_back(std::string(key), jinja::value_from_json_element(value, request_objects));
+  if (!parts.kwargs.is_undefined() && !parts.kwargs.is_none()) {
+    if (!parts.kwargs.is_dict()) throw InputError("chat_template_kwargs must be a JSON object", 0);
+    for (const auto& [key, value] : parts.kwargs.dict().entries()) vars.emplace_back(std::string(key.str()), value);
   }
   // The conversation's own variables win over kwargs of the same name.
   auto set = [&](const char* name, jinja::Value v) {
@@ -274,11 +263,11 @@ std::string render_request(const ChatTemplate::Impl& impl, const RequestParts& p
   };
   std::string final_text;
   if (options.continue_final_message) final_text = final_message_text(parts.messages);
-  set("messages", jinja::value_from_json_element(parts.messages, request_objects));
-  set("tools", parts.tools ? jinja::value_from_json_element(*parts.tools, request_objects) : jinja::Value::none());
-  set("documents", parts.documents ? jinja::value_from_json_element(*parts.documents, request_objects) : jinja::Value::none());
+  set("messages", parts.messages);
+  set("tools", parts.tools.is_undefined() ? jinja::Value::none() : parts.tools);
+  set("documents", parts.documents.is_undefined() ? jinja::Value::none() : parts.documents);
   set("add_generation_prompt", jinja::Value(options.add_generation_prompt));
-  bool has_tools = parts.tools && parts.tools->is_array() && simdjson::dom::array(parts.tools->get_array()).size() > 0;
+  bool has_tools = parts.tools.is_list() && !parts.tools.items().empty();
   jinja::RenderLimits limits;
   limits.now = options.now;
   std::string rendered = impl.choose(options, has_tools).render(vars, limits);

@@ -58,7 +58,7 @@ std::vector<std::pair<Value, Value>> dict_entries(const Args& args, const char* 
   if (!args.pos.empty()) {
     const Value& src = args.pos[0];
     if (src.is_dict()) {
-      entries = src.dict().entries();
+      entries.assign(src.dict().entries().begin(), src.dict().entries().end());
     } else {
       for (auto& item : iterate(src)) {
         std::vector<Value> kv = iterate(item);

@@ -1,6 +1,4 @@
-// tojson (Python's json.dumps as transformers calls it) and Values from JSON text.
-#include <simdjson.h>
-
+// tojson (Python's json.dumps as transformers calls it).
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -72,7 +70,7 @@ struct JsonWriter {
         append_json_string(out, v.str(), ensure_ascii);
         break;
       case Type::List: {
-        auto& items = v.items();
+        auto items = v.items();
         if (items.empty()) {
           out += "[]";
           break;
@@ -126,52 +124,7 @@ struct JsonWriter {
   }
 };
 
-// With an owner, strings view the document's string buffer and containers go to the owner (the
-// chat path, whose document and owner outlive the render); without, everything is owned by the
-// values. Containers are built at their final size.
-Value from_element(simdjson::dom::element e, BorrowedObjects* owner) {
-  switch (e.type()) {
-    case simdjson::dom::element_type::ARRAY: {
-      simdjson::dom::array array = e.get_array().value_unsafe();
-      std::vector<Value> items;
-      items.reserve(array.size());
-      for (auto x : array) items.push_back(from_element(x, owner));
-      if (!owner) return Value::list(std::move(items));
-      owner->push_back(std::make_unique<ListObject>(std::move(items), false));
-      return Value::borrowed(Type::List, owner->back().get());
-    }
-    case simdjson::dom::element_type::OBJECT: {
-      simdjson::dom::object object = e.get_object().value_unsafe();
-      std::vector<std::pair<Value, Value>> entries;
-      entries.reserve(object.size());
-      for (auto field : object)
-        entries.emplace_back(owner ? Value::borrowed(field.key) : Value(field.key), from_element(field.value, owner));
-      if (!owner) return Value::dict(std::move(entries));
-      owner->push_back(std::make_unique<DictObject>(std::move(entries)));
-      return Value::borrowed(Type::Dict, owner->back().get());
-    }
-    case simdjson::dom::element_type::INT64:
-      return Value(e.get_int64().value_unsafe());
-    case simdjson::dom::element_type::UINT64:
-      raise("OverflowError", "JSON integer does not fit in 64 bits");
-    case simdjson::dom::element_type::DOUBLE:
-      return Value(e.get_double().value_unsafe());
-    case simdjson::dom::element_type::STRING:
-      return owner ? Value::borrowed(e.get_string().value_unsafe()) : Value(e.get_string().value_unsafe());
-    case simdjson::dom::element_type::BOOL:
-      return Value(e.get_bool().value_unsafe());
-    case simdjson::dom::element_type::NULL_VALUE:
-      return Value::none();
-    default:
-      raise("ValueError", "unsupported JSON value");
-  }
-}
-
 }  // namespace
-
-Value value_from_json_element(simdjson::dom::element element, BorrowedObjects& owner) {
-  return from_element(element, &owner);
-}
 
 std::string to_json(const Value& v, const Value& indent, bool sort_keys, bool ensure_ascii, const std::string* item_separator,
                     const std::string* key_separator) {
@@ -193,15 +146,6 @@ std::string to_json(const Value& v, const Value& indent, bool sort_keys, bool en
   w.key_sep = key_separator ? *key_separator : ": ";
   w.write(v);
   return std::move(w.out);
-}
-
-Value value_from_json(std::string_view json) {
-  // One parser per thread: a new one allocates its buffers on every call (a third of a chat
-  // render's time, by callgrind).
-  thread_local simdjson::dom::parser parser;
-  auto doc = parser.parse(json.data(), json.size());
-  if (doc.error()) throw TemplateError("ValueError", std::string("invalid JSON: ") + simdjson::error_message(doc.error()), 0, 0);
-  return from_element(doc.value_unsafe(), nullptr);
 }
 
 }  // namespace textedge::detail::jinja

@@ -122,7 +122,7 @@ Value get_item(const Value& obj, const Value& key) {
   switch (obj.type()) {
     case Type::List:
       if (key.is_integral()) {
-        auto& items = obj.items();
+        auto items = obj.items();
         std::int64_t i = key.as_int();
         std::int64_t n = static_cast<std::int64_t>(items.size());
         if (i < 0) i += n;
@@ -696,10 +696,10 @@ bool call_method(Renderer& r, const Value& self, std::string_view name, Args& ar
   const Value* a[3] = {nullptr, nullptr, nullptr};
   if (self.is_string()) return str_method(r, self, name, args, out);
   if (self.is_list()) {
-    auto& items = self.items();
+    auto items = self.items();
     if (name == "copy") {
       args.bind("copy", {}, a);
-      out = Value::list(items, self.is_tuple());
+      out = Value::list({items.begin(), items.end()}, self.is_tuple());
       return true;
     }
     args.bind(name, {"value", "start", "stop"}, a);

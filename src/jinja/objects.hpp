@@ -53,7 +53,7 @@ class NamespaceObject final : public BoxObject {
 class LoopObject final : public BoxObject {
  public:
   LoopObject() : BoxObject(ObjectKind::Loop) {}
-  const std::vector<Value>& items() const { return source.is_list() ? source.items() : owned; }
+  std::span<const Value> items() const { return source.is_list() ? source.items() : std::span<const Value>(owned); }
   Value source;              // an unfiltered list is iterated in place
   std::vector<Value> owned;  // otherwise the items: filtered, a dict's keys, a string's characters
   std::size_t index0 = 0;

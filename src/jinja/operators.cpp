@@ -40,7 +40,7 @@ Value repeat(const Value& seq, std::int64_t n) {
     for (std::int64_t i = 0; i < n; ++i) out += s;
     return Value(std::move(out));
   }
-  auto& items = seq.items();
+  auto items = seq.items();
   if (!items.empty() && static_cast<std::uint64_t>(n) > kMaxBuilt / 16 / items.size()) raise("MemoryError", "list too large");
   std::vector<Value> out;
   out.reserve(items.size() * static_cast<std::size_t>(n));
@@ -79,7 +79,7 @@ Value op_add(const Value& a, const Value& b) {
     return Value(std::move(s));
   }
   if (a.is_list() && b.is_list() && a.is_tuple() == b.is_tuple()) {
-    std::vector<Value> v = a.items();
+    std::vector<Value> v(a.items().begin(), a.items().end());
     v.insert(v.end(), b.items().begin(), b.items().end());
     return Value::list(std::move(v), a.is_tuple());
   }
@@ -204,8 +204,8 @@ bool op_less(const Value& a, const Value& b) {
   }
   if (a.is_string() && b.is_string()) return a.str() < b.str();
   if (a.is_list() && b.is_list() && a.is_tuple() == b.is_tuple()) {
-    auto& x = a.items();
-    auto& y = b.items();
+    auto x = a.items();
+    auto y = b.items();
     for (std::size_t i = 0; i < x.size() && i < y.size(); ++i) {
       if (x[i].equals(y[i])) continue;
       return op_less(x[i], y[i]);
@@ -242,7 +242,7 @@ bool op_contains(const Value& container, const Value& item) {
 std::vector<Value> iterate(const Value& v) {
   switch (v.type()) {
     case Type::List:
-      return v.items();
+      return {v.items().begin(), v.items().end()};
     case Type::Dict: {
       std::vector<Value> keys;
       keys.reserve(v.dict().size());
@@ -628,7 +628,7 @@ Value string_format_percent(const std::string& f, const Value& arg) {
   std::vector<Value> positional;
   const Value* mapping = nullptr;
   if (arg.is_tuple()) {
-    positional = arg.items();
+    positional.assign(arg.items().begin(), arg.items().end());
   } else {
     positional.push_back(arg);
     if (arg.is_dict()) mapping = &arg;

@@ -216,7 +216,7 @@ void Renderer::exec_for(const Stmt& s, const Ref<Frame>& frame, const Value& ite
       loop->owned = std::move(items);
     }
   }
-  const std::vector<Value>& items = loop->items();
+  std::span<const Value> items = loop->items();
   Value loop_value(Type::Object, loop.get());
   std::size_t n = items.size();
   for (std::size_t i = 0; i < n; ++i) {

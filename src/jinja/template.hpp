@@ -3,13 +3,12 @@
 // controls, {% generation %}, tojson / raise_exception / strftime_now).
 #pragma once
 
-#include <simdjson.h>
-
 #include <atomic>
 #include <cstddef>
 #include <ctime>
 #include <memory>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -20,13 +19,26 @@
 
 namespace textedge::detail::jinja {
 
-// Ints stay ints, floats floats, key order kept; throws TemplateError on bad JSON.
+// JSON text that is not valid: what is wrong, and the byte offset where it was found.
+class JsonSyntaxError : public std::runtime_error {
+ public:
+  JsonSyntaxError(const std::string& what, std::size_t offset);
+  const std::string& reason() const noexcept { return reason_; }
+  std::size_t offset() const noexcept { return offset_; }
+
+ private:
+  std::string reason_;
+  std::size_t offset_;
+};
+
+// Values from JSON text as Python's json.loads reads it: ints stay ints (refused beyond 64 bits),
+// floats floats, key order kept, a later duplicate key replaces the earlier value. Throws
+// JsonSyntaxError. Without an arena the values own everything. With one (the chat API, for one
+// render), lists, dicts and unescaped strings are placed in `arena` and other strings view
+// `json`: both must outlive the value and its copies, which cost no reference counting.
+Value read_json(std::string_view json, ValueArena* arena);
+// read_json without an arena; throws TemplateError (ValueError) on bad JSON.
 Value value_from_json(std::string_view json);
-// The same from an element already parsed (the chat API parses a request once), for one render: its
-// strings are views of the element's document and its lists and dicts belong to `owner`, so copies
-// cost no reference counting. Both must outlive the value and every copy of it.
-using BorrowedObjects = std::vector<std::unique_ptr<const Object>>;
-Value value_from_json_element(simdjson::dom::element element, BorrowedObjects& owner);
 
 struct RenderLimits {
   std::size_t max_output_bytes = std::size_t{64} << 20;

@@ -2,6 +2,7 @@
 
 #include <utf8proc.h>
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
@@ -70,6 +71,7 @@ Value::Value(std::string s) : type_(Type::String) {
   auto* o = new StringObject(std::move(s), false);
   o->retain();
   u_.ptr = o;
+  counted_ = true;
 }
 
 Value Value::markup(std::string s) {
@@ -84,6 +86,7 @@ Value Value::unsafe(std::string message) {
   o->retain();
   v.unsafe_ = true;
   v.u_.ptr = o;
+  v.counted_ = true;
   return v;
 }
 
@@ -97,18 +100,65 @@ Value Value::list(std::vector<Value> items, bool tuple) {
 
 Value Value::dict(std::vector<std::pair<Value, Value>> items) { return Value(Type::Dict, new DictObject(std::move(items))); }
 
-DictObject::DictObject(std::vector<std::pair<Value, Value>> entries) {
-  // Later duplicates replace the value of the first occurrence (Python dict semantics).
-  if (entries.size() <= 8) {  // small dicts (most of a chat request) keep their vector
-    entries_ = std::move(entries);
+ValueArena::~ValueArena() {
+  while (last_) {
+    Block* previous = last_->previous;
+    ::operator delete(last_, last_->size + sizeof(Block), std::align_val_t{16});
+    last_ = previous;
+  }
+}
+
+void* ValueArena::allocate(std::size_t size) {
+  size = (size + 15) & ~std::size_t{15};
+  if (static_cast<std::size_t>(end_ - next_) < size) {
+    // Blocks double from 8 KiB (a chat request's values take a few KiB); a large request's
+    // strings and containers take a few blocks at most.
+    std::size_t block = std::max<std::size_t>(size, last_ ? last_->size * 2 : 8192);
+    static_assert(sizeof(Block) == 16);
+    auto* b = static_cast<Block*>(::operator new(block + sizeof(Block), std::align_val_t{16}));
+    *b = Block{last_, block};
+    last_ = b;
+    next_ = reinterpret_cast<char*>(b + 1);
+    end_ = next_ + block;
+  }
+  void* p = next_;
+  next_ += size;
+  return p;
+}
+
+namespace {
+// A large dict's index: a power of two at least twice its size, so it is at most half full.
+std::size_t index_capacity(std::size_t entries) {
+  if (entries <= 8) return 0;  // small dicts (most of a chat request) are scanned
+  std::size_t cap = 16;
+  while (cap < entries * 2) cap *= 2;
+  return cap;
+}
+}  // namespace
+
+DictObject::DictObject(std::vector<Entry> entries) : owned_(std::move(entries)) {
+  owned_index_.assign(index_capacity(owned_.size()), 0);
+  entries_ = owned_;
+  deduplicate(owned_index_);
+  owned_.resize(entries_.size());
+}
+
+DictObject::DictObject(std::span<Entry> in_arena, ValueArena& arena) : entries_(in_arena) {
+  std::span<std::uint32_t> index = arena.allocate_array<std::uint32_t>(index_capacity(in_arena.size()));
+  std::fill(index.begin(), index.end(), 0);
+  deduplicate(index);
+}
+
+void DictObject::deduplicate(std::span<std::uint32_t> index) {
+  std::size_t kept = 0;
+  if (index.empty()) {
     // String keys (all of a JSON object's) compare by size and first byte before their text.
     auto same_key = [](const Value& a, const Value& b) {
       if (!a.is_string() || !b.is_string()) return a.equals(b);
       std::string_view x = a.str(), y = b.str();
       return x.size() == y.size() && (x.empty() || (x[0] == y[0] && x == y));
     };
-    std::size_t kept = entries_.size() ? 1 : 0;
-    for (std::size_t i = 1; i < entries_.size(); ++i) {
+    for (std::size_t i = 0; i < entries_.size(); ++i) {
       std::size_t j = 0;
       while (j < kept && !same_key(entries_[j].first, entries_[i].first)) ++j;
       if (j < kept)
@@ -116,43 +166,21 @@ DictObject::DictObject(std::vector<std::pair<Value, Value>> entries) {
       else if (kept++ != i)
         entries_[kept - 1] = std::move(entries_[i]);
     }
-    entries_.resize(kept);
-    return;
-  }
-  entries_.reserve(entries.size());
-  bool small = false;
-  for (auto& e : entries) {
-    const Value* existing = nullptr;
-    if (small) {
-      for (auto& x : entries_)
-        if (x.first.equals(e.first)) existing = &x.second;
-    } else {
-      existing = find(e.first);
-    }
-    if (existing) {
-      *const_cast<Value*>(existing) = std::move(e.second);
-      continue;
-    }
-    entries_.push_back(std::move(e));
-    if (!small) {
-      // Grow the index when over half full.
-      if (entries_.size() * 2 > index_.size()) {
-        std::size_t cap = 16;
-        while (cap < entries_.size() * 4) cap *= 2;
-        index_.assign(cap, 0);
-        for (std::uint32_t i = 0; i < entries_.size(); ++i) {
-          std::size_t h = entries_[i].first.hash() & (cap - 1);
-          while (index_[h]) h = (h + 1) & (cap - 1);
-          index_[h] = i + 1;
-        }
-      } else {
-        std::size_t cap = index_.size();
-        std::size_t h = entries_.back().first.hash() & (cap - 1);
-        while (index_[h]) h = (h + 1) & (cap - 1);
-        index_[h] = static_cast<std::uint32_t>(entries_.size());
+  } else {
+    index_ = index;  // find() sees the entries kept so far: only they are in the index
+    std::size_t mask = index.size() - 1;
+    for (std::size_t i = 0; i < entries_.size(); ++i) {
+      if (const Value* existing = find(entries_[i].first)) {
+        *const_cast<Value*>(existing) = std::move(entries_[i].second);
+        continue;
       }
+      if (kept != i) entries_[kept] = std::move(entries_[i]);
+      std::size_t h = entries_[kept].first.hash() & mask;
+      while (index[h]) h = (h + 1) & mask;
+      index[h] = static_cast<std::uint32_t>(++kept);
     }
   }
+  entries_ = entries_.first(kept);
 }
 
 const Value* DictObject::find(const Value& key) const noexcept {
@@ -424,8 +452,8 @@ bool Value::equals(const Value& o) const noexcept {
       return str() == o.str();
     case Type::List: {
       if (is_tuple() != o.is_tuple()) return false;
-      auto& a = items();
-      auto& b = o.items();
+      auto a = items();
+      auto b = o.items();
       if (a.size() != b.size()) return false;
       for (std::size_t i = 0; i < a.size(); ++i)
         if (!a[i].equals(b[i])) return false;

@@ -10,6 +10,8 @@
 
 #include <atomic>
 #include <cstdint>
+#include <cstring>
+#include <span>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -93,7 +95,10 @@ class Value {
   static Value dict(std::vector<std::pair<Value, Value>> items);  // later duplicates replace earlier
   Value(Type object_type, const Object* object) noexcept : type_(object_type) {
     u_.ptr = object;
-    if (object) object->retain();
+    if (object) {
+      object->retain();
+      counted_ = true;
+    }
   }
   // A list or dict owned elsewhere for longer than every copy of the value (the request's
   // containers, owned for the render): copies are not counted.
@@ -154,7 +159,7 @@ class Value {
   double as_number() const noexcept { return type_ == Type::Float ? u_.f : static_cast<double>(u_.i); }
   std::string_view str() const noexcept;  // String only
   const ListObject& list() const noexcept { return *reinterpret_cast<const ListObject*>(u_.ptr); }
-  const std::vector<Value>& items() const noexcept;  // List only
+  std::span<const Value> items() const noexcept;  // List only
   const DictObject& dict() const noexcept { return *reinterpret_cast<const DictObject*>(u_.ptr); }
   const Object* object() const noexcept { return u_.ptr; }
   const std::string* undefined_name() const noexcept { return type_ == Type::Undefined && !unsafe_ ? u_.name : nullptr; }
@@ -180,28 +185,27 @@ class Value {
   const char* type_name() const noexcept;
 
  private:
-  bool is_counted() const noexcept {
-    return (type_ >= Type::String || (type_ == Type::Undefined && unsafe_)) && u_.ptr != nullptr && !borrowed_;
-  }
+  bool is_counted() const noexcept { return counted_; }
   void reset() noexcept {
     if (is_counted()) u_.ptr->release();
   }
-  // Every field, in the one place that lists them (no counting).
+  // Every field (no counting). Values are copied and moved by the hundred per render: two
+  // 8-byte moves instead of five field copies (and a one-flag test for counting) cut ~5% of a
+  // chat render's instructions.
   void take_fields(const Value& o) noexcept {
-    type_ = o.type_;
-    unsafe_ = o.unsafe_;
-    borrowed_ = o.borrowed_;
-    length_ = o.length_;
-    u_ = o.u_;
+    static_assert(sizeof(Value) == 16);
+    std::memcpy(static_cast<void*>(this), static_cast<const void*>(&o), sizeof(Value));
   }
   void leave_moved_from() noexcept {  // None: nothing to release
     type_ = Type::None;
     unsafe_ = false;
     borrowed_ = false;
+    counted_ = false;
   }
   Type type_;
   bool unsafe_ = false;
   bool borrowed_ = false;     // not counted: a string viewing length_ bytes at u_.chars, or a borrowed object
+  bool counted_ = false;      // u_.ptr holds a reference
   std::uint32_t length_ = 0;  // a borrowed string's size
   union {
     bool b;
@@ -222,28 +226,71 @@ class StringObject final : public Object {
 
 class ListObject final : public Object {
  public:
-  ListObject(std::vector<Value> v, bool t) : items(std::move(v)), tuple(t) {}
-  std::vector<Value> items;
+  ListObject(std::vector<Value> v, bool t) : owned_(std::move(v)), items(owned_), tuple(t) {}
+  // Items placed in a ValueArena (by the JSON reader): nothing in them is counted.
+  ListObject(std::span<const Value> in_arena, bool t) : items(in_arena), tuple(t) {}
+
+ private:
+  std::vector<Value> owned_;
+
+ public:
+  const std::span<const Value> items;
   bool tuple;
   bool group = false;  // a groupby result: .grouper and .list name the two items
 };
 
+class ValueArena;
+
 // Insertion-ordered; lookups scan small dicts and use a hash index for larger ones.
 class DictObject final : public Object {
  public:
-  explicit DictObject(std::vector<std::pair<Value, Value>> entries);
+  using Entry = std::pair<Value, Value>;
+  explicit DictObject(std::vector<Entry> entries);
+  // Entries placed in `arena` (by the JSON reader), deduplicated in place; a large dict's index
+  // goes there too.
+  DictObject(std::span<Entry> in_arena, ValueArena& arena);
   const Value* find(const Value& key) const noexcept;
   const Value* find(std::string_view key) const noexcept;
-  const std::vector<std::pair<Value, Value>>& entries() const noexcept { return entries_; }
+  std::span<const Entry> entries() const noexcept { return entries_; }
   std::size_t size() const noexcept { return entries_.size(); }
 
  private:
-  std::vector<std::pair<Value, Value>> entries_;
-  std::vector<std::uint32_t> index_;  // open addressing, entry index + 1; empty when small
+  // Later duplicates replace the value of the first occurrence (Python dict semantics); builds
+  // the index in `index` (zeroed, a power of two over twice the size) when it is not empty.
+  void deduplicate(std::span<std::uint32_t> index);
+  std::vector<Entry> owned_;
+  std::vector<std::uint32_t> owned_index_;
+  std::span<Entry> entries_;
+  std::span<const std::uint32_t> index_;  // open addressing, entry index + 1; empty when small
+};
+
+// One render's request values (the chat API): the JSON reader places every list, dict and
+// unescaped string here and the values borrow them, so a container costs a bump instead of two
+// allocations and frees. Nothing placed here is destroyed; it must hold only uncounted values.
+class ValueArena {
+ public:
+  ValueArena() = default;
+  ValueArena(const ValueArena&) = delete;
+  ValueArena& operator=(const ValueArena&) = delete;
+  ~ValueArena();
+  void* allocate(std::size_t size);  // 16-byte aligned
+  template <class T>
+  std::span<T> allocate_array(std::size_t n) {
+    return {static_cast<T*>(allocate(n * sizeof(T))), n};
+  }
+
+ private:
+  struct Block {
+    Block* previous;
+    std::size_t size;
+  };
+  Block* last_ = nullptr;
+  char* next_ = nullptr;
+  char* end_ = nullptr;
 };
 
 inline bool Value::is_tuple() const noexcept { return type_ == Type::List && list().tuple; }
-inline const std::vector<Value>& Value::items() const noexcept { return list().items; }
+inline std::span<const Value> Value::items() const noexcept { return list().items; }
 inline std::string_view Value::str() const noexcept {
   return borrowed_ ? std::string_view(u_.chars, length_) : std::string_view(static_cast<const StringObject*>(u_.ptr)->value);
 }
