@@ -108,22 +108,16 @@ ValueArena::~ValueArena() {
   }
 }
 
-void* ValueArena::allocate(std::size_t size) {
-  size = (size + 15) & ~std::size_t{15};
-  if (static_cast<std::size_t>(end_ - next_) < size) {
-    // Blocks double from 8 KiB (a chat request's values take a few KiB); a large request's
-    // strings and containers take a few blocks at most.
-    std::size_t block = std::max<std::size_t>(size, last_ ? last_->size * 2 : 8192);
-    static_assert(sizeof(Block) == 16);
-    auto* b = static_cast<Block*>(::operator new(block + sizeof(Block), std::align_val_t{16}));
-    *b = Block{last_, block};
-    last_ = b;
-    next_ = reinterpret_cast<char*>(b + 1);
-    end_ = next_ + block;
-  }
-  void* p = next_;
-  next_ += size;
-  return p;
+void ValueArena::grow(std::size_t size) {
+  // Blocks double from 8 KiB (a chat request's values take a few KiB), so a large request
+  // takes a few blocks at most.
+  std::size_t block = std::max<std::size_t>(size, last_ ? last_->size * 2 : 8192);
+  static_assert(sizeof(Block) == 16);
+  auto* b = static_cast<Block*>(::operator new(block + sizeof(Block), std::align_val_t{16}));
+  *b = Block{last_, block};
+  last_ = b;
+  next_ = reinterpret_cast<char*>(b + 1);
+  end_ = next_ + block;
 }
 
 namespace {

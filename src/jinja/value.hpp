@@ -273,13 +273,20 @@ class ValueArena {
   ValueArena(const ValueArena&) = delete;
   ValueArena& operator=(const ValueArena&) = delete;
   ~ValueArena();
-  void* allocate(std::size_t size);  // 16-byte aligned
+  void* allocate(std::size_t size) {  // 16-byte aligned
+    size = (size + 15) & ~std::size_t{15};
+    if (static_cast<std::size_t>(end_ - next_) < size) grow(size);
+    void* p = next_;
+    next_ += size;
+    return p;
+  }
   template <class T>
   std::span<T> allocate_array(std::size_t n) {
     return {static_cast<T*>(allocate(n * sizeof(T))), n};
   }
 
  private:
+  void grow(std::size_t size);
   struct Block {
     Block* previous;
     std::size_t size;
