@@ -251,22 +251,24 @@ std::string render_request(const ChatTemplate::Impl& impl, const RequestParts& p
   if (options.add_generation_prompt && options.continue_final_message)
     throw Error("continue_final_message and add_generation_prompt are not compatible");
   if (!parts.messages.is_list()) throw InputError("messages must be a JSON array", 0);
-  std::vector<std::pair<std::string, jinja::Value>> vars = impl.special_values;
+  // Later variables win (the renderer sets them in order): kwargs over special tokens, the
+  // conversation's own variables over both.
+  std::vector<std::pair<std::string, jinja::Value>> vars;
+  const jinja::DictObject* kwargs = nullptr;
   if (!parts.kwargs.is_undefined() && !parts.kwargs.is_none()) {
     if (!parts.kwargs.is_dict()) throw InputError("chat_template_kwargs must be a JSON object", 0);
-    for (const auto& [key, value] : parts.kwargs.dict().entries()) vars.emplace_back(std::string(key.str()), value);
+    kwargs = &parts.kwargs.dict();
   }
-  // The conversation's own variables win over kwargs of the same name.
-  auto set = [&](const char* name, jinja::Value v) {
-    vars.erase(std::remove_if(vars.begin(), vars.end(), [&](auto& p) { return p.first == name; }), vars.end());
-    vars.emplace_back(name, std::move(v));
-  };
+  vars.reserve(impl.special_values.size() + (kwargs ? kwargs->size() : 0) + 4);
+  vars.insert(vars.end(), impl.special_values.begin(), impl.special_values.end());
+  if (kwargs)
+    for (const auto& [key, value] : kwargs->entries()) vars.emplace_back(std::string(key.str()), value);
   std::string final_text;
   if (options.continue_final_message) final_text = final_message_text(parts.messages);
-  set("messages", parts.messages);
-  set("tools", parts.tools.is_undefined() ? jinja::Value::none() : parts.tools);
-  set("documents", parts.documents.is_undefined() ? jinja::Value::none() : parts.documents);
-  set("add_generation_prompt", jinja::Value(options.add_generation_prompt));
+  vars.emplace_back("messages", parts.messages);
+  vars.emplace_back("tools", parts.tools.is_undefined() ? jinja::Value::none() : parts.tools);
+  vars.emplace_back("documents", parts.documents.is_undefined() ? jinja::Value::none() : parts.documents);
+  vars.emplace_back("add_generation_prompt", jinja::Value(options.add_generation_prompt));
   bool has_tools = parts.tools.is_list() && !parts.tools.items().empty();
   jinja::RenderLimits limits;
   limits.now = options.now;
