@@ -137,8 +137,10 @@ DictObject::DictObject(std::vector<Entry> entries) : owned_(std::move(entries)) 
   owned_.resize(entries_.size());
 }
 
-DictObject::DictObject(std::span<Entry> in_arena, ValueArena& arena) : entries_(in_arena) {
-  std::span<std::uint32_t> index = arena.allocate_array<std::uint32_t>(index_capacity(in_arena.size()));
+DictObject::DictObject(std::span<Entry> in_arena, ValueArena& arena, bool keys_distinct) : entries_(in_arena) {
+  std::size_t capacity = index_capacity(in_arena.size());
+  if (capacity == 0 && keys_distinct) return;
+  std::span<std::uint32_t> index = arena.allocate_array<std::uint32_t>(capacity);
   std::fill(index.begin(), index.end(), 0);
   deduplicate(index);
 }

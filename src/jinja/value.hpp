@@ -246,9 +246,9 @@ class DictObject final : public Object {
  public:
   using Entry = std::pair<Value, Value>;
   explicit DictObject(std::vector<Entry> entries);
-  // Entries placed in `arena` (by the JSON reader), deduplicated in place; a large dict's index
-  // goes there too.
-  DictObject(std::span<Entry> in_arena, ValueArena& arena);
+  // Entries placed in `arena` (by the JSON reader), deduplicated in place unless the caller knows
+  // the keys are distinct; a large dict's index goes there too.
+  DictObject(std::span<Entry> in_arena, ValueArena& arena, bool keys_distinct = false);
   const Value* find(const Value& key) const noexcept;
   const Value* find(std::string_view key) const noexcept;
   std::span<const Entry> entries() const noexcept { return entries_; }
