@@ -158,11 +158,11 @@ class Reader {
       for (;;) {
         skip_space();
         if (p_ == end_ || *p_ != '"') fail_expected("a string key in an object");
-        Value key = string();
-        std::string_view k = key.str();
+        std::string_view k = string_text();
         std::uint64_t bit = std::uint64_t{1} << ((k.size() * 7 + (k.empty() ? 0 : static_cast<unsigned char>(k[0]) * 3 + static_cast<unsigned char>(k.back()))) & 63);
         keys_distinct = keys_distinct && !(key_bits & bit);
         key_bits |= bit;
+        Value key = string_value(k);
         skip_space();
         if (p_ == end_ || *p_ != ':') fail_expected("':' after an object key");
         ++p_;
@@ -231,41 +231,39 @@ class Reader {
     p_ = p;
   }
 
-  Value string() {
-    const char* start = ++p_;  // after the opening quote
-    skip_plain();
-    if (p_ != end_ && *p_ == '"') {
-      std::string_view text(start, static_cast<std::size_t>(p_ - start));
-      ++p_;
-      if (arena_ && text.size() <= UINT32_MAX) return Value::borrowed(text);
-      return owned_string(text);
-    }
-    return special_string(start);
+  Value string() { return string_value(string_text()); }
+
+  Value string_value(std::string_view text) const {
+    if (arena_ && text.size() <= UINT32_MAX) return Value::borrowed(text);
+    return owned_string(text);
   }
 
   [[gnu::noinline]] static Value owned_string(std::string_view text) { return Value(text); }
 
+  // The text of the string whose opening quote is at p_: a view of the JSON text, or, with
+  // escapes, of its decoding in the arena (or without one, in a buffer the next string reuses).
+  std::string_view string_text() {
+    const char* start = ++p_;
+    skip_plain();
+    if (p_ != end_ && *p_ == '"') return {start, static_cast<std::size_t>(p_++ - start)};
+    return special_string_text(start);
+  }
+
   // A string whose plain run ended before its closing quote: at an escape, a non-ASCII
   // character, a control character or the end of the text.
-  [[gnu::noinline]] Value special_string(const char* start) {
+  [[gnu::noinline]] std::string_view special_string_text(const char* start) {
     for (;;) {
       if (p_ == end_) fail("unterminated string");
       auto c = static_cast<unsigned char>(*p_);
-      if (c == '"') {
-        std::string_view text(start, static_cast<std::size_t>(p_ - start));
-        ++p_;
-        if (arena_ && text.size() <= UINT32_MAX) return Value::borrowed(text);
-        return owned_string(text);
-      }
-      if (c == '\\') return escaped_string(start);
+      if (c == '"') return {start, static_cast<std::size_t>(p_++ - start)};
+      if (c == '\\') return escaped_string_text(start);
       if (c < 0x20) fail("control character in a string (it must be escaped)");
       skip_utf8();
       skip_plain();
     }
   }
 
-  // A string with escapes, from `start`: decoded into a buffer, then into the arena.
-  Value escaped_string(const char* start) {
+  std::string_view escaped_string_text(const char* start) {
     std::string& out = unescaped_;
     out.assign(start, p_);
     for (;;) {
@@ -285,11 +283,10 @@ class Reader {
       skip_plain();
       out.append(from, p_);
     }
-    if (!arena_) return Value(out);
-    if (out.size() > UINT32_MAX) return Value(out);
+    if (!arena_ || out.size() > UINT32_MAX) return out;
     auto* chars = static_cast<char*>(arena_->allocate(out.size()));
     std::memcpy(chars, out.data(), out.size());
-    return Value::borrowed(std::string_view(chars, out.size()));
+    return {chars, out.size()};
   }
 
   void escape(std::string& out) {
