@@ -109,8 +109,7 @@ Renderer::Flow Renderer::exec_stmt(const Stmt& s, const Ref<Frame>& frame) {
     }
     case StmtKind::If: {
       at(s.loc);
-      const Value* held = stored(*s.expr, *frame);
-      if (held ? held->truthy() : eval(*s.expr, *frame).truthy()) return exec(s.body, frame);
+      if (truth(*s.expr, *frame)) return exec(s.body, frame);
       return exec(s.else_body, frame);
     }
     case StmtKind::For: {
@@ -210,7 +209,7 @@ void Renderer::exec_for(const Stmt& s, const Ref<Frame>& frame, const Value& ite
         step();
         body_frame->vars.clear();
         assign(target, item, *body_frame);
-        if (eval(*s.filter, *body_frame).truthy()) loop->owned.push_back(std::move(item));
+        if (truth(*s.filter, *body_frame)) loop->owned.push_back(std::move(item));
       }
     } else {
       loop->owned = std::move(items);
@@ -300,6 +299,100 @@ const Value* Renderer::stored(const Expr& e, const Frame& frame) {
   }
 }
 
+// Whether evaluating `e` can run template code (a macro, caller() or loop() call, which may set a
+// namespace attribute or a variable): while it cannot, what stored() returned stays valid. Only
+// recognizes the plain shapes; anything else counts as code.
+static bool runs_code(const Expr& e) {
+  switch (e.kind) {
+    case ExprKind::Const:
+    case ExprKind::Name:
+      return false;
+    case ExprKind::Getattr:
+      return runs_code(*e.children[0]);
+    case ExprKind::Getitem:
+      return e.children[1]->kind == ExprKind::Slice || runs_code(*e.children[0]) || runs_code(*e.children[1]);
+    default:
+      return true;
+  }
+}
+
+// The value of `e`: a constant or a stored value (see stored()) in place, anything else evaluated
+// into `scratch`.
+const Value& Renderer::operand(const Expr& e, const Frame& frame, Value& scratch) {
+  if (e.kind == ExprKind::Const) return e.value;
+  if (const Value* v = stored(e, frame)) return *v;
+  scratch = eval(e, frame);
+  return scratch;
+}
+
+// The truth of `e` where only that is needed (if, elif, conditions): `a and b`, `not a` and
+// comparisons give no values, and stored values are not copied. Same evaluation order as eval.
+bool Renderer::truth(const Expr& e, const Frame& frame) {
+  switch (e.kind) {
+    case ExprKind::Not:
+      return !truth(*e.children[0], frame);
+    case ExprKind::And:
+      return truth(*e.children[0], frame) && truth(*e.children[1], frame);
+    case ExprKind::Or:
+      return truth(*e.children[0], frame) || truth(*e.children[1], frame);
+    case ExprKind::Compare:
+      return compare(e, frame);
+    case ExprKind::Test:
+      return eval_test(e, frame);
+    default: {
+      Value scratch;
+      return operand(e, frame, scratch).truthy();
+    }
+  }
+}
+
+// a == b, a < b < c, x in y: operands are read in place where the next one runs no code.
+bool Renderer::compare(const Expr& e, const Frame& frame) {
+  Value scratch[2];
+  auto operand_at = [&](std::size_t i) -> const Value& {
+    Value& s = scratch[i & 1];
+    if (i + 1 < e.children.size() && runs_code(*e.children[i + 1])) return s = eval(*e.children[i], frame);
+    return operand(*e.children[i], frame, s);
+  };
+  const Value* left = &operand_at(0);
+  for (std::size_t i = 0; i < e.ops.size(); ++i) {
+    const Value& right = operand_at(i + 1);
+    at(e.loc);
+    bool r;
+    switch (e.ops[i]) {
+      case CmpOp::Eq:
+        r = left->equals(right);
+        break;
+      case CmpOp::Ne:
+        r = !left->equals(right);
+        break;
+      case CmpOp::Lt:
+        r = op_less(*left, right);
+        break;
+      case CmpOp::Le:
+        r = op_less(*left, right) || left->equals(right);
+        break;
+      case CmpOp::Gt:
+        r = op_less(right, *left);
+        break;
+      case CmpOp::Ge:
+        r = op_less(right, *left) || left->equals(right);
+        break;
+      case CmpOp::In:
+        r = op_contains(right, *left);
+        break;
+      case CmpOp::NotIn:
+        r = !op_contains(right, *left);
+        break;
+      default:
+        r = false;
+    }
+    if (!r) return false;
+    left = &right;
+  }
+  return true;
+}
+
 // {{ '<|im_start|>' + message.role + '\n' + message.content }}, the commonest output of chat
 // templates: while the operands are plain strings they go straight to the output instead of into
 // a sum. At the first other operand, what was written becomes the left operand again and the rest
@@ -324,7 +417,8 @@ bool Renderer::emit_sum(const Expr& e, const Frame& frame) {
   Value sum;
   bool adding = false;
   for (std::size_t k = 0; k < n; ++k) {
-    Value v = eval(*operands[k], frame);
+    Value scratch;
+    const Value& v = operand(*operands[k], frame, scratch);
     if (!adding) {
       if (v.is_string() && !v.is_markup()) {
         emit(v.str());
@@ -332,7 +426,7 @@ bool Renderer::emit_sum(const Expr& e, const Frame& frame) {
       }
       adding = true;
       if (k == 0) {
-        sum = std::move(v);
+        sum = v;
         continue;
       }
       sum = Value(out_->substr(mark));
@@ -432,7 +526,7 @@ Value Renderer::eval(const Expr& e, const Frame& frame) {
       return op_pos(v);
     }
     case ExprKind::Not:
-      return Value(!eval(*e.children[0], frame).truthy());
+      return Value(!truth(*e.children[0], frame));
     case ExprKind::Binary: {
       Value a = eval(*e.children[0], frame);
       Value b = eval(*e.children[1], frame);
@@ -471,45 +565,8 @@ Value Renderer::eval(const Expr& e, const Frame& frame) {
       check_size(s.size());
       return Value(std::move(s));
     }
-    case ExprKind::Compare: {
-      Value left = eval(*e.children[0], frame);
-      for (std::size_t i = 0; i < e.ops.size(); ++i) {
-        Value right = eval(*e.children[i + 1], frame);
-        at(e.loc);
-        bool r;
-        switch (e.ops[i]) {
-          case CmpOp::Eq:
-            r = left.equals(right);
-            break;
-          case CmpOp::Ne:
-            r = !left.equals(right);
-            break;
-          case CmpOp::Lt:
-            r = op_less(left, right);
-            break;
-          case CmpOp::Le:
-            r = op_less(left, right) || left.equals(right);
-            break;
-          case CmpOp::Gt:
-            r = op_less(right, left);
-            break;
-          case CmpOp::Ge:
-            r = op_less(right, left) || left.equals(right);
-            break;
-          case CmpOp::In:
-            r = op_contains(right, left);
-            break;
-          case CmpOp::NotIn:
-            r = !op_contains(right, left);
-            break;
-          default:
-            r = false;
-        }
-        if (!r) return Value(false);
-        left = std::move(right);
-      }
-      return Value(true);
-    }
+    case ExprKind::Compare:
+      return Value(compare(e, frame));
     case ExprKind::And: {
       Value l = eval(*e.children[0], frame);
       if (!l.truthy()) return l;
@@ -521,7 +578,7 @@ Value Renderer::eval(const Expr& e, const Frame& frame) {
       return eval(*e.children[1], frame);
     }
     case ExprKind::CondExpr:
-      if (eval(*e.children[0], frame).truthy()) return eval(*e.children[1], frame);
+      if (truth(*e.children[0], frame)) return eval(*e.children[1], frame);
       if (e.children[2]) return eval(*e.children[2], frame);
       return Value::undefined();
   }

@@ -92,6 +92,9 @@ class Renderer {
   Value eval(const Expr& e, const Frame& frame);
   bool emit_sum(const Expr& e, const Frame& frame);
   const Value* stored(const Expr& e, const Frame& frame);
+  const Value& operand(const Expr& e, const Frame& frame, Value& scratch);
+  bool truth(const Expr& e, const Frame& frame);
+  bool compare(const Expr& e, const Frame& frame);
   Value eval_call(const Expr& e, const Frame& frame);
   void eval_args(const CallArgs& call, const Frame& frame, Args& out);
   Value eval_filter(const Expr& e, const Frame& frame, const Value* input);
