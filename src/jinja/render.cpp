@@ -98,7 +98,8 @@ Renderer::Flow Renderer::exec_stmt(const Stmt& s, const Ref<Frame>& frame) {
       if (s.expr->kind == ExprKind::Binary && s.expr->op == static_cast<std::uint8_t>(BinOp::Add) &&
           emit_sum(*s.expr, *frame))
         return Flow::Normal;
-      Value v = eval(*s.expr, *frame);
+      Value scratch;
+      const Value& v = operand(*s.expr, *frame, scratch);
       if (v.is_string()) {
         emit(v.str());
       } else {
@@ -121,7 +122,10 @@ Renderer::Flow Renderer::exec_stmt(const Stmt& s, const Ref<Frame>& frame) {
     case StmtKind::Set: {
       at(s.loc);
       Value v = eval(*s.expr, *frame);
-      assign(s.targets[0], v, *frame);
+      if (s.targets[0].kind == Target::Name)
+        frame->set(s.targets[0].name, std::move(v));
+      else
+        assign(s.targets[0], v, *frame);
       return Flow::Normal;
     }
     case StmtKind::SetBlock: {
@@ -223,8 +227,13 @@ void Renderer::exec_for(const Stmt& s, const Ref<Frame>& frame, const Value& ite
     body_frame->vars.clear();
     if (body_frame->shared()) body_frame = Ref<Frame>(new Frame(frame));  // a macro kept the old scope
     loop->index0 = i;
-    assign(target, items[i], *body_frame);
-    body_frame->set(kLoop, loop_value);
+    if (target.kind == Target::Name && target.name != kLoop) {  // the frame is empty: no search
+      body_frame->vars.emplace_back(target.name, items[i]);
+      body_frame->vars.emplace_back(kLoop, loop_value);
+    } else {
+      assign(target, items[i], *body_frame);
+      body_frame->set(kLoop, loop_value);
+    }
     Flow f = exec(s.body, body_frame);
     if (f == Flow::Break) break;
   }
@@ -303,16 +312,19 @@ const Value* Renderer::stored(const Expr& e, const Frame& frame) {
 // namespace attribute or a variable): while it cannot, what stored() returned stays valid. Only
 // recognizes the plain shapes; anything else counts as code.
 static bool runs_code(const Expr& e) {
-  switch (e.kind) {
-    case ExprKind::Const:
-    case ExprKind::Name:
-      return false;
-    case ExprKind::Getattr:
-      return runs_code(*e.children[0]);
-    case ExprKind::Getitem:
-      return e.children[1]->kind == ExprKind::Slice || runs_code(*e.children[0]) || runs_code(*e.children[1]);
-    default:
-      return true;
+  for (const Expr* x = &e;; x = x->children[0].get()) {
+    switch (x->kind) {
+      case ExprKind::Const:
+      case ExprKind::Name:
+        return false;
+      case ExprKind::Getattr:
+        break;
+      case ExprKind::Getitem:  // a constant or variable key
+        if (x->children[1]->kind != ExprKind::Const && x->children[1]->kind != ExprKind::Name) return true;
+        break;
+      default:
+        return true;
+    }
   }
 }
 
