@@ -134,6 +134,10 @@ Value call_builtin(Renderer& r, const FunctionObject& f, Args& args) {
     case Builtin::Namespace: {
       auto* ns = new NamespaceObject();
       Value v(Type::Object, ns);
+      if (args.pos.empty()) {  // namespace(a=1, b=2): the keywords as they are
+        for (auto& [k, x] : args.kw) ns->set(k, x);
+        return v;
+      }
       for (auto& [k, x] : dict_entries(args, "namespace")) {
         if (!k.is_string()) raise("TypeError", "keywords must be strings");
         ns->set(k.str(), x);
