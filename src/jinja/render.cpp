@@ -489,6 +489,8 @@ Value Renderer::eval(const Expr& e, const Frame& frame) {
     case ExprKind::Getattr: {
       if (e.op)
         if (const Value* base = stored(*e.children[0], frame)) {
+          if (e.loop_attr != LoopAttr::Other)  // loop.index0: no name to compare
+            if (const auto* loop = as<LoopObject>(*base, ObjectKind::Loop)) return loop_attribute(*loop, e.loop_attr);
           if (const Value* v = stored_attribute(*base, e.attr)) return *v;
           if (base->is_dict()) return Value::undefined();  // no such key, and e.op rules out methods
           if (const auto* loop = as<LoopObject>(*base, ObjectKind::Loop)) {

@@ -67,6 +67,10 @@ class Frame final : public Object {
   std::vector<std::pair<NameId, Value>> vars;
 };
 
+class LoopObject;
+// builtins.cpp: one of the loop's position attributes (attr is not LoopAttr::Other).
+Value loop_attribute(const LoopObject& loop, LoopAttr attr);
+
 class Renderer {
  public:
   Renderer(const ParsedTemplate& t, const RenderLimits& limits) : t_(t), limits_(limits) {}
