@@ -3,7 +3,9 @@
 
 #include <cstdint>
 #include <memory>
+#include <iterator>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "value.hpp"
@@ -54,9 +56,34 @@ struct CallArgs {
   bool empty() const { return args.empty() && kwargs.empty() && !dyn_args && !dyn_kwargs; }
 };
 
+// The attributes of a for loop's `loop` that read its position, resolved when parsed so that
+// loop.index0 costs no string comparisons (Other: any other name, looked up by name).
+enum class LoopAttr : std::uint8_t {
+  Other,
+  Index,
+  Index0,
+  Revindex,
+  Revindex0,
+  First,
+  Last,
+  Length,
+  Depth,
+  Depth0,
+  Previtem,
+  Nextitem
+};
+inline LoopAttr loop_attr_named(std::string_view name) {
+  static constexpr std::string_view kNames[] = {"index",  "index0", "revindex", "revindex0", "first",   "last",
+                                                "length", "depth",  "depth0",   "previtem",  "nextitem"};
+  for (std::size_t i = 0; i < std::size(kNames); ++i)
+    if (name == kNames[i]) return static_cast<LoopAttr>(i + 1);
+  return LoopAttr::Other;
+}
+
 struct Expr {
   ExprKind kind;
   std::uint8_t op = 0;
+  LoopAttr loop_attr = LoopAttr::Other;  // Getattr
   Location loc;
   NameId name = 0;   // Name
   std::string attr;  // Getattr attribute, filter or test name, a Name's text, a string Const's text (`value` views it)

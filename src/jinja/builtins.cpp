@@ -104,21 +104,41 @@ Value global_function(NameId id) {
   return Value::undefined();
 }
 
-Value loop_attribute(const LoopObject& loop, std::string_view name, bool& found) {
-  found = true;
+Value loop_attribute(const LoopObject& loop, LoopAttr attr) {
   auto n = static_cast<std::int64_t>(loop.items().size());
   auto i = static_cast<std::int64_t>(loop.index0);
-  if (name == "index") return Value(i + 1);
-  if (name == "index0") return Value(i);
-  if (name == "revindex") return Value(n - i);
-  if (name == "revindex0") return Value(n - i - 1);
-  if (name == "first") return Value(i == 0);
-  if (name == "last") return Value(i == n - 1);
-  if (name == "length") return Value(n);
-  if (name == "depth") return Value(static_cast<std::int64_t>(loop.depth0) + 1);
-  if (name == "depth0") return Value(static_cast<std::int64_t>(loop.depth0));
-  if (name == "previtem") return i > 0 ? loop.items()[loop.index0 - 1] : Value::undefined();
-  if (name == "nextitem") return i + 1 < n ? loop.items()[loop.index0 + 1] : Value::undefined();
+  switch (attr) {
+    case LoopAttr::Index:
+      return Value(i + 1);
+    case LoopAttr::Index0:
+      return Value(i);
+    case LoopAttr::Revindex:
+      return Value(n - i);
+    case LoopAttr::Revindex0:
+      return Value(n - i - 1);
+    case LoopAttr::First:
+      return Value(i == 0);
+    case LoopAttr::Last:
+      return Value(i == n - 1);
+    case LoopAttr::Length:
+      return Value(n);
+    case LoopAttr::Depth:
+      return Value(static_cast<std::int64_t>(loop.depth0) + 1);
+    case LoopAttr::Depth0:
+      return Value(static_cast<std::int64_t>(loop.depth0));
+    case LoopAttr::Previtem:
+      return i > 0 ? loop.items()[loop.index0 - 1] : Value::undefined();
+    case LoopAttr::Nextitem:
+      return i + 1 < n ? loop.items()[loop.index0 + 1] : Value::undefined();
+    case LoopAttr::Other:
+      break;
+  }
+  return Value::undefined();
+}
+
+Value loop_attribute(const LoopObject& loop, std::string_view name, bool& found) {
+  found = true;
+  if (LoopAttr attr = loop_attr_named(name); attr != LoopAttr::Other) return loop_attribute(loop, attr);
   if (name == "cycle" || name == "changed") {
     return Value(Type::Object, new FunctionObject(Builtin::BoundMethod, Value(Type::Object, &loop), std::string(name)));
   }
@@ -134,6 +154,10 @@ Value call_builtin(Renderer& r, const FunctionObject& f, Args& args) {
     case Builtin::Namespace: {
       auto* ns = new NamespaceObject();
       Value v(Type::Object, ns);
+      if (args.pos.empty()) {  // namespace(a=1, b=2): the keywords as they are
+        for (auto& [k, x] : args.kw) ns->set(k, x);
+        return v;
+      }
       for (auto& [k, x] : dict_entries(args, "namespace")) {
         if (!k.is_string()) raise("TypeError", "keywords must be strings");
         ns->set(k.str(), x);

@@ -190,6 +190,12 @@ std::size_t cp_of(Str s, std::size_t byte) { return utf8_length(s.substr(0, byte
 
 // Python's start/end arguments of find/count/startswith: slice indices over code points.
 void bounds(Str s, const Value* start, const Value* end, std::size_t& b0, std::size_t& b1, bool& empty) {
+  if ((!start || start->is_none()) && (!end || end->is_none())) {  // the whole string: no code points to count
+    b0 = 0;
+    b1 = s.size();
+    empty = false;
+    return;
+  }
   std::int64_t len = static_cast<std::int64_t>(cp_count(s));
   auto norm = [&](const Value* v, std::int64_t def) {
     if (!v || v->is_none()) return def;

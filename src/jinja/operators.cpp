@@ -298,10 +298,13 @@ void slice_positions(std::size_t length, const Value& start_v, const Value& stop
   if (step > 0) {
     start = start_v.is_none() ? 0 : clamp(slice_index(start_v), 0, len);
     stop = stop_v.is_none() ? len : clamp(slice_index(stop_v), 0, len);
+    if (start < stop)
+      out.reserve((static_cast<std::uint64_t>(stop - start) - 1) / static_cast<std::uint64_t>(step) + 1);
     for (std::int64_t i = start; i < stop; i += step) out.push_back(i);
   } else {
     start = start_v.is_none() ? len - 1 : clamp(slice_index(start_v), -1, len - 1);
     stop = stop_v.is_none() ? -1 : clamp(slice_index(stop_v), -1, len - 1);
+    if (start > stop) out.reserve((static_cast<std::uint64_t>(start - stop) - 1) / (0 - static_cast<std::uint64_t>(step)) + 1);
     for (std::int64_t i = start; i > stop; i += step) out.push_back(i);
   }
 }

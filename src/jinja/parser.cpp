@@ -819,6 +819,7 @@ class Parser {
         n->children.push_back(std::move(node));
         n->attr = cur().text;
         n->op = !names_dict_attribute(n->attr);
+        n->loop_attr = loop_attr_named(n->attr);
         next();
         return n;
       }

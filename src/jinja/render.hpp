@@ -67,6 +67,10 @@ class Frame final : public Object {
   std::vector<std::pair<NameId, Value>> vars;
 };
 
+class LoopObject;
+// builtins.cpp: one of the loop's position attributes (attr is not LoopAttr::Other).
+Value loop_attribute(const LoopObject& loop, LoopAttr attr);
+
 class Renderer {
  public:
   Renderer(const ParsedTemplate& t, const RenderLimits& limits) : t_(t), limits_(limits) {}
@@ -92,6 +96,9 @@ class Renderer {
   Value eval(const Expr& e, const Frame& frame);
   bool emit_sum(const Expr& e, const Frame& frame);
   const Value* stored(const Expr& e, const Frame& frame);
+  const Value& operand(const Expr& e, const Frame& frame, Value& scratch);
+  bool truth(const Expr& e, const Frame& frame);
+  bool compare(const Expr& e, const Frame& frame);
   Value eval_call(const Expr& e, const Frame& frame);
   void eval_args(const CallArgs& call, const Frame& frame, Args& out);
   Value eval_filter(const Expr& e, const Frame& frame, const Value* input);
