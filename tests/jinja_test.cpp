@@ -127,7 +127,7 @@ TEST(JinjaGoldens, Cases) {
   for (const char* prefix : {"ws/", "lit/", "float/", "math/", "cmp/", "logic/", "undef/", "access/", "sandbox/", "str/",
                              "list/", "dict/", "for/", "if/", "set/", "macro/", "filterblock/", "generation/", "with/",
                              "do/", "include/", "import/", "extends/", "block/", "f/", "t/", "g/", "err/", "chat/",
-                             "diverge/", "more/", "sum_output/", "fastpath/"}) {
+                             "diverge/", "more/", "sum_output/", "fastpath/", "tojson/"}) {
     SCOPED_TRACE(prefix);
     check_goldens(prefix, 1);
   }
@@ -203,6 +203,31 @@ TEST(Jinja, Limits) {
   std::string blocks;
   for (int i = 0; i < 5000; ++i) blocks += "{% if true %}";
   EXPECT_THROW(Template::compile(blocks), TemplateError);
+}
+
+// {{ x|tojson }} writes straight into the output: the size limit, errors and their place hold as for a value.
+TEST(Jinja, TojsonIntoOutput) {
+  RenderLimits small;
+  small.max_output_bytes = 1000;
+  EXPECT_EQ(error_of("{{ ('x' * 2000)|tojson }}", "{}", small).kind(), "LimitError");
+  EXPECT_EQ(error_of("{% for i in range(100) %}{{ d|tojson }}{% endfor %}", R"({"d": {"key": "value"}})", small).kind(),
+            "LimitError");
+  EXPECT_EQ(render("{% for i in range(3) %}{{ d|tojson }}{% endfor %}", R"({"d": {"key": "value"}})", small),
+            R"({"key": "value"}{"key": "value"}{"key": "value"})");
+
+  auto e = error_of("{% macro m() %}{% endmacro %}text\n  {{ [1, {'a': m}]|tojson }}");
+  EXPECT_EQ(e.kind(), "TypeError");
+  EXPECT_EQ(e.message(), "Object of type Macro is not JSON serializable");
+  EXPECT_EQ(e.line(), 2u);
+
+  // json.dumps's recursion limit: the 901st nested value fails, scalars included.
+  auto nested = [](int depth, const char* inner) {
+    return R"({"v": )" + std::string(depth, '[') + inner + std::string(depth, ']') + "}";
+  };
+  EXPECT_EQ(render("{{ v|tojson|length }}", nested(899, "1")), std::to_string(2 * 899 + 1));
+  EXPECT_EQ(error_of("{{ v|tojson }}", nested(900, "1")).kind(), "RecursionError");
+  EXPECT_EQ(render("{{ v|tojson|length }}", nested(900, "")), std::to_string(2 * 900));
+  EXPECT_EQ(error_of("{{ v|tojson }}", nested(901, "")).kind(), "RecursionError");
 }
 
 TEST(Jinja, UndeclaredVariables) {

@@ -368,22 +368,29 @@ std::string html_escape(std::string_view s) {
   return out;
 }
 
+void append_tojson(std::string& out, const Value& v, const Args& args) {
+  const Value* a[4] = {nullptr, nullptr, nullptr, nullptr};
+  args.bind("tojson", {"ensure_ascii", "indent", "separators", "sort_keys"}, a);
+  std::string item_sep, key_sep;
+  const std::string *is = nullptr, *ks = nullptr;
+  if (a[2] && !a[2]->is_none()) {
+    std::vector<Value> seps = iterate(*a[2]);
+    if (seps.size() != 2) raise("ValueError", "separators must be a pair");
+    item_sep = seps[0].to_str();
+    key_sep = seps[1].to_str();
+    is = &item_sep;
+    ks = &key_sep;
+  }
+  append_json(out, v, a[1] ? *a[1] : Value::none(), flag(a[3]), flag(a[0]), is, ks);
+}
+
 bool call_filter(Renderer& r, std::string_view name, const Value& v, Args& args, Value& out) {
   const Value* a[6] = {nullptr, nullptr, nullptr, nullptr, nullptr, nullptr};
   auto bind = [&](std::initializer_list<const char*> names) { args.bind(name, names, a); };
   if (name == "tojson") {
-    bind({"ensure_ascii", "indent", "separators", "sort_keys"});
-    std::string item_sep, key_sep;
-    const std::string *is = nullptr, *ks = nullptr;
-    if (a[2] && !a[2]->is_none()) {
-      std::vector<Value> seps = iterate(*a[2]);
-      if (seps.size() != 2) raise("ValueError", "separators must be a pair");
-      item_sep = seps[0].to_str();
-      key_sep = seps[1].to_str();
-      is = &item_sep;
-      ks = &key_sep;
-    }
-    out = Value(to_json(v, a[1] ? *a[1] : Value::none(), flag(a[3]), flag(a[0]), is, ks));
+    std::string json;
+    append_tojson(json, v, args);
+    out = Value(std::move(json));
   } else if (name == "trim") {
     bind({"chars"});
     Value s(soft_str(v));

@@ -23,6 +23,11 @@
 // statements out of line (-0.6%), strip() with an ASCII set and no code-point vector (-0.65%),
 // a method call's object read in place (0), scanning small dicts inline in stored_attribute instead
 // of calling DictObject::find (-1.0%; belongs in DictObject itself).
+// tojson: through a raw cursor with strings checked eight bytes at a time and `{{ x|tojson }}` written
+// straight into the output (tojson ~15k -> ~8.6k of 125k). Tried and dropped: non-atomic reference
+// counts (no measurable gain), SSE2 instead of the eight-byte words (-1.1%, x86 only) and the
+// string fast path inlined into the writer (-0.8%). What is left is spread thin: the request's
+// JSON parse and conversion (~30%), tojson (~7%), and the tree walk itself (a switch per node).
 namespace textedge::detail::jinja {
 
 void raise(const char* kind, const std::string& message) { throw TemplateError(kind, message, 0, 0); }
@@ -107,6 +112,11 @@ Renderer::Flow Renderer::exec_stmt(const Stmt& s, const Ref<Frame>& frame) {
       if (s.expr->kind == ExprKind::Binary && s.expr->op == static_cast<std::uint8_t>(BinOp::Add) &&
           emit_sum(*s.expr, *frame))
         return Flow::Normal;
+      // {{ x | tojson }}: the JSON is written straight into the output, not into a string value first.
+      if (s.expr->kind == ExprKind::Filter && s.expr->children[0] && s.expr->attr == "tojson") {
+        eval_filter(*s.expr, *frame, nullptr, true);
+        return Flow::Normal;
+      }
       Value scratch;
       const Value& v = operand(*s.expr, *frame, scratch);
       if (v.is_string()) {
@@ -744,13 +754,13 @@ Value Renderer::call_macro(const Value& macro_value, Args& args) {
   return Value(capture(def.body, frame));
 }
 
-Value Renderer::eval_filter(const Expr& e, const Frame& frame, const Value* input) {
+Value Renderer::eval_filter(const Expr& e, const Frame& frame, const Value* input, bool tojson_to_output) {
   // messages|length: a stored input is read in place (no arguments run in between to move it).
   if (e.children[0] && !input && e.call.empty())
     if (const Value* held = stored(*e.children[0], frame)) {
       Args none;
       at(e.loc);
-      return filter(e.attr, *held, none);
+      return filter(e.attr, *held, none, tojson_to_output);
     }
   Value in;
   if (e.children[0]) {
@@ -763,12 +773,17 @@ Value Renderer::eval_filter(const Expr& e, const Frame& frame, const Value* inpu
   Args args;
   eval_args(e.call, frame, args);
   at(e.loc);
-  return filter(e.attr, in, args);
+  return filter(e.attr, in, args, tojson_to_output);
 }
 
-Value Renderer::filter(std::string_view name, const Value& input, Args& args) {
+Value Renderer::filter(std::string_view name, const Value& input, Args& args, bool tojson_to_output) {
   step();
   Value out;
+  if (tojson_to_output) {
+    append_tojson(*out_, input, args);
+    if (out_->size() > limits_.max_output_bytes) check_size(out_->size());
+    return out;
+  }
   if (!call_filter(*this, name, input, args, out)) raise("TemplateRuntimeError", "No filter named '" + std::string(name) + "' found.");
   return out;
 }

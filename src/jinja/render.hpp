@@ -78,7 +78,8 @@ class Renderer {
 
   // For filters and globals.
   Value call(const Value& callee, Args& args);
-  Value filter(std::string_view name, const Value& input, Args& args);
+  // tojson_to_output (name is tojson): the JSON is appended to the output and none is returned.
+  Value filter(std::string_view name, const Value& input, Args& args, bool tojson_to_output = false);
   bool test(std::string_view name, const Value& input, Args& args);
   void step() {
     if (++steps_ > limits_.max_steps) raise("LimitError", "template exceeded the step limit");
@@ -101,7 +102,7 @@ class Renderer {
   bool compare(const Expr& e, const Frame& frame);
   Value eval_call(const Expr& e, const Frame& frame);
   void eval_args(const CallArgs& call, const Frame& frame, Args& out);
-  Value eval_filter(const Expr& e, const Frame& frame, const Value* input);
+  Value eval_filter(const Expr& e, const Frame& frame, const Value* input, bool tojson_to_output = false);
   bool eval_test(const Expr& e, const Frame& frame);
   Value lookup(const Expr& e, const Frame& frame);
   void assign(const Target& t, const Value& v, Frame& frame);

@@ -67,9 +67,11 @@ bool names_dict_attribute(std::string_view name);
 // A bound method value (for `x.items` without a call).
 Value bound_method(const Value& self, std::string_view name);
 
-// json.dumps as transformers' tojson filter calls it.
-std::string to_json(const Value& v, const Value& indent, bool sort_keys, bool ensure_ascii,
-                    const std::string* item_separator, const std::string* key_separator);
+// json.dumps as transformers' tojson filter calls it, appended to out (unchanged on an error).
+void append_json(std::string& out, const Value& v, const Value& indent, bool sort_keys, bool ensure_ascii,
+                 const std::string* item_separator, const std::string* key_separator);
+// The tojson filter of v with its arguments, appended to out (unchanged on an error).
+void append_tojson(std::string& out, const Value& v, const Args& args);
 
 // Escaping as markupsafe.escape does.
 std::string html_escape(std::string_view s);
