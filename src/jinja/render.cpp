@@ -66,12 +66,14 @@ std::string Renderer::run(const std::vector<std::pair<std::string, Value>>& vari
   const auto& ids = t_.ids;
   Ref<Frame> root(new Frame(Ref<Frame>()));
   FrameScope scope{root};
+  root->vars.reserve(variables.size() + 8);  // the variables, and room for a few set at the top level
   for (auto& [name, value] : variables) {
     auto it = ids.find(name);
     if (it != ids.end()) root->set(it->second, value);
   }
   std::string out;
-  out.reserve(reserve);
+  // Slack over the last render's size: tojson writing into the output asks for room ahead.
+  out.reserve(reserve + reserve / 4 + 1024);
   out_ = &out;
   try {
     exec(t_.body, root);
