@@ -198,13 +198,13 @@ const Value* DictObject::find(const Value& key) const noexcept {
 const Value* DictObject::find(std::string_view key) const noexcept {
   if (index_.empty()) {
     for (auto& e : entries_)
-      if (e.first.is_string() && e.first.str() == key) return &e.second;
+      if (e.first.is_string() && same_text(e.first.str(), key)) return &e.second;
     return nullptr;
   }
   std::size_t cap = index_.size();
   for (std::size_t h = std::hash<std::string_view>()(key) & (cap - 1); index_[h]; h = (h + 1) & (cap - 1)) {
     auto& e = entries_[index_[h] - 1];
-    if (e.first.is_string() && e.first.str() == key) return &e.second;
+    if (e.first.is_string() && same_text(e.first.str(), key)) return &e.second;
   }
   return nullptr;
 }
@@ -445,7 +445,7 @@ bool Value::equals(const Value& o) const noexcept {
     case Type::None:
       return true;
     case Type::String:
-      return str() == o.str();
+      return same_text(str(), o.str());
     case Type::List: {
       if (is_tuple() != o.is_tuple()) return false;
       auto a = items();

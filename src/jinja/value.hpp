@@ -316,6 +316,34 @@ inline const BoxObject* box_of(const Value& v) noexcept {
   return v.is_object() ? static_cast<const BoxObject*>(v.object()) : nullptr;
 }
 
+// Byte equality, inline for the short strings templates compare (roles, keys, attribute names),
+// where a call to memcmp cost more than the comparison: up to 16 bytes take two overlapping
+// loads of each side.
+inline bool same_text(std::string_view a, std::string_view b) noexcept {
+  std::size_t n = a.size();
+  if (n != b.size()) return false;
+  const char* x = a.data();
+  const char* y = b.data();
+  auto load8 = [](const char* p) {
+    std::uint64_t v;
+    std::memcpy(&v, p, 8);
+    return v;
+  };
+  auto load4 = [](const char* p) {
+    std::uint32_t v;
+    std::memcpy(&v, p, 4);
+    return v;
+  };
+  if (n >= 8) {
+    if (n > 16) return std::memcmp(x, y, n) == 0;
+    return load8(x) == load8(y) && load8(x + n - 8) == load8(y + n - 8);
+  }
+  if (n >= 4) return load4(x) == load4(y) && load4(x + n - 4) == load4(y + n - 4);
+  for (std::size_t i = 0; i < n; ++i)
+    if (x[i] != y[i]) return false;
+  return true;
+}
+
 // Python's repr of a float (shortest round-trip: 1.0, 0.1, 1e-05, 1e+16, inf, nan).
 void append_float_repr(std::string& out, double d);
 // Python's repr of a str (quote choice and escapes as Python does).
