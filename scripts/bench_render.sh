@@ -6,22 +6,36 @@
 # transformers' variables and Template.render); Jinja2's render from values already built is
 # printed beside it.
 #
-# Usage: scripts/bench_render.sh [REQUEST.json]      Env: MODELS (default "qwen3"), TEXTEDGE.
+# The shared machine's speed drifts between a side's run and the other's, so the two alternate
+# for ROUNDS rounds; each round's ratio is printed, then the ratio of each side's best time.
+#
+# Usage: scripts/bench_render.sh [REQUEST.json]      Env: MODELS (default "qwen3"), ROUNDS (3), TEXTEDGE.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 request=${1:-bench/data/chat_six_messages_two_tools.json}
 models=(${MODELS:-qwen3})
+rounds=${ROUNDS:-3}
 textedge=${TEXTEDGE:-${BUILD_DIR:-build}/textedge}
 for m in "${models[@]}"; do
-  te=$("$textedge" bench render -m "models/$m" "$request")
-  ref=$(/usr/bin/python3 tools/reference/bench_render.py "models/$m" "$request")
-  python3 - "$m" "$te" "$ref" <<'PY'
+  results=()
+  for ((r = 0; r < rounds; r++)); do
+    results+=("$("$textedge" bench render -m "models/$m" "$request")")
+    results+=("$(/usr/bin/python3 tools/reference/bench_render.py "models/$m" "$request")")
+  done
+  python3 - "$m" "${results[@]}" <<'PY'
 import json, sys
-m, te, ref = sys.argv[1], json.loads(sys.argv[2]), json.loads(sys.argv[3])
-assert te["bytes"] == ref["bytes"], f"prompts differ in size: {te['bytes']} vs {ref['bytes']}"
-print(f"{m}: render {te['render_us']:.1f} us vs Jinja2 {ref['render_us']:.1f} us ({ref['render_us'] / te['render_us']:.1f}x; "
-      f"Jinja2 from built values {ref['render_values_us']:.1f} us, {ref['render_values_us'] / te['render_us']:.1f}x); "
-      f"compile {te['compile_us']:.0f} us vs {ref['compile_us']:.0f} us ({ref['compile_us'] / te['compile_us']:.0f}x); "
-      f"prompt {te['bytes']} bytes")
+m, runs = sys.argv[1], [json.loads(r) for r in sys.argv[2:]]
+te, ref = runs[0::2], runs[1::2]
+for a, b in zip(te, ref):
+    assert a["bytes"] == b["bytes"], f"prompts differ in size: {a['bytes']} vs {b['bytes']}"
+for i, (a, b) in enumerate(zip(te, ref), 1):
+    print(f"{m} round {i}: render {a['render_us']:.1f} us vs Jinja2 {b['render_us']:.1f} us ({b['render_us'] / a['render_us']:.1f}x; "
+          f"from built values {b['render_values_us']:.1f} us, {b['render_values_us'] / a['render_us']:.1f}x); "
+          f"compile {a['compile_us']:.0f} us vs {b['compile_us']:.0f} us ({b['compile_us'] / a['compile_us']:.0f}x)")
+best = lambda rs, k: min(r[k] for r in rs)
+t, j, jv = best(te, "render_us"), best(ref, "render_us"), best(ref, "render_values_us")
+print(f"{m} best of {len(te)}: render {t:.1f} us vs Jinja2 {j:.1f} us ({j / t:.1f}x; from built values {jv:.1f} us, "
+      f"{jv / t:.1f}x); compile {best(te, 'compile_us'):.0f} us vs {best(ref, 'compile_us'):.0f} us "
+      f"({best(ref, 'compile_us') / best(te, 'compile_us'):.0f}x); prompt {te[0]['bytes']} bytes")
 PY
 done
