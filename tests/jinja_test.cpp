@@ -14,11 +14,21 @@
 namespace textedge::detail::jinja {
 namespace {
 
-std::string render(std::string_view source, std::string_view context_json = "{}", const RenderLimits& limits = {}) {
-  Value context = value_from_json(context_json);
+std::vector<std::pair<std::string, Value>> variables_of(const Value& context) {
   std::vector<std::pair<std::string, Value>> vars;
   for (auto& [k, v] : context.dict().entries()) vars.emplace_back(k.str(), v);
-  return Template::compile(source)->render(vars, limits);
+  return vars;
+}
+
+// Renders with owned values, then as the chat API does (values borrowed from the JSON text and an
+// arena), which must give the same text.
+std::string render(std::string_view source, std::string_view context_json = "{}", const RenderLimits& limits = {}) {
+  auto compiled = Template::compile(source);
+  std::string owned = compiled->render(variables_of(value_from_json(context_json)), limits);
+  ValueArena arena;
+  std::string borrowed = compiled->render(variables_of(read_json(context_json, &arena)), limits);
+  EXPECT_EQ(borrowed, owned) << source;
+  return owned;
 }
 
 TemplateError error_of(std::string_view source, std::string_view context_json = "{}", const RenderLimits& limits = {}) {

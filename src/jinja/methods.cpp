@@ -225,10 +225,19 @@ std::vector<char32_t> cps(Str s) {
   return out;
 }
 
-std::string strip(Str s, const Value* chars, bool left, bool right) {
+std::string_view strip(Str s, const Value* chars, bool left, bool right) {
   std::size_t b = 0, e = s.size();
   if (chars && !chars->is_none()) {
     if (!chars->is_string()) raise("TypeError", "strip arg must be None or str");
+    if (std::string_view set = chars->str(); is_ascii(set)) {
+      // An ASCII set (the common strip('\n')) matches bytes: a byte of a longer character never
+      // matches it.
+      if (left)
+        while (b < e && set.find(s[b]) != std::string_view::npos) ++b;
+      if (right)
+        while (e > b && set.find(s[e - 1]) != std::string_view::npos) --e;
+      return s.substr(b, e - b);
+    }
     std::vector<char32_t> set = cps(chars->str());
     auto member = [&](char32_t c) { return std::find(set.begin(), set.end(), c) != set.end(); };
     if (left)
@@ -245,7 +254,7 @@ std::string strip(Str s, const Value* chars, bool left, bool right) {
         if (!member(decode_utf8(s, j))) break;
         e = k;
       }
-    return std::string(s.substr(b, e - b));
+    return s.substr(b, e - b);
   }
   std::size_t n;
   if (left)
@@ -257,7 +266,7 @@ std::string strip(Str s, const Value* chars, bool left, bool right) {
       if (!is_ws_at(s, k, n)) break;
       e = k;
     }
-  return std::string(s.substr(b, e - b));
+  return s.substr(b, e - b);
 }
 
 Value split(Str s, const Value* sep, const Value* maxsplit_v, bool from_right) {
@@ -473,7 +482,7 @@ bool str_method(Renderer& r, const Value& self, std::string_view name, Args& arg
   const Value* a[4] = {nullptr, nullptr, nullptr, nullptr};
   if (name == "strip" || name == "lstrip" || name == "rstrip") {
     args.bind(name, {"chars"}, a);
-    out = Value(strip(s, a[0], name != "rstrip", name != "lstrip"));
+    out = self.substring(strip(s, a[0], name != "rstrip", name != "lstrip"));
   } else if (name == "upper") {
     args.bind("upper", {}, a);
     out = Value(to_upper(s));
