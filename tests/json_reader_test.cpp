@@ -22,7 +22,8 @@ std::string repr_both_ways(const std::string& json) {
 
 TEST(JsonReader, ValuesAsPythonReadsThem) {
   const std::pair<const char*, const char*> cases[] = {
-      {R"({"a": [1, 2.5, "x\u00e9", null, true, false], "b": {}})", "{'a': [1, 2.5, 'xé', None, True, False], 'b': {}}"},
+      {R"({"a": [1, 2.5, "x\u00e9", null, true, false], "b": {}})",
+       "{'a': [1, 2.5, 'xé', None, True, False], 'b': {}}"},
       {"[]", "[]"},
       {"[[]]", "[[]]"},
       {"{}", "{}"},
@@ -128,7 +129,16 @@ TEST(JsonReader, RefusesNestingDeeperThanItsLimit) {
 // corrupted byte is either read or refused (never a crash, never half a document).
 TEST(JsonReader, RoundTripsAndSurvivesCorruption) {
   std::mt19937 rng(7);
-  const char* atoms[] = {"0", "-12", "3.25", "1e-7", "true", "false", "null", "\"\"", "\"é\\n\\\"x\\\"\"", "\"😀 \\ud83d\\ude00\"",
+  const char* atoms[] = {"0",
+                         "-12",
+                         "3.25",
+                         "1e-7",
+                         "true",
+                         "false",
+                         "null",
+                         "\"\"",
+                         "\"é\\n\\\"x\\\"\"",
+                         "\"😀 \\ud83d\\ude00\"",
                          "\"a string long enough for the sixteen-byte scan\""};
   auto random_json = [&](auto& self, int depth) -> std::string {
     int kind = depth > 3 ? 0 : static_cast<int>(rng() % 3);

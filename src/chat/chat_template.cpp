@@ -239,7 +239,8 @@ std::string ChatTemplate::apply_request(std::string_view request_json, const Cha
       parts.kwargs = value;
     } else if (name == "add_generation_prompt" || name == "continue_final_message") {
       if (!value.is_bool()) throw InputError(std::string(name) + " must be true or false", 0);
-      (name == "add_generation_prompt" ? options.add_generation_prompt : options.continue_final_message) = value.as_bool();
+      (name == "add_generation_prompt" ? options.add_generation_prompt : options.continue_final_message) =
+          value.as_bool();
     }
   }
   if (parts.messages.is_undefined()) throw InputError("the request has no \"messages\"", 0);

@@ -28,7 +28,8 @@ constexpr int kMaxDepth = 1000;  // deeper nesting is refused: the reader recurs
 
 class Reader {
  public:
-  Reader(std::string_view json, ValueArena* arena) : begin_(json.data()), p_(json.data()), end_(json.data() + json.size()), arena_(arena) {}
+  Reader(std::string_view json, ValueArena* arena)
+      : begin_(json.data()), p_(json.data()), end_(json.data() + json.size()), arena_(arena) {}
 
   Value document() {
     items_.clear();  // a read that failed may have left its partial containers
@@ -42,7 +43,9 @@ class Reader {
   }
 
  private:
-  [[noreturn]] void fail(const std::string& what) const { throw JsonSyntaxError(what, static_cast<std::size_t>(p_ - begin_)); }
+  [[noreturn]] void fail(const std::string& what) const {
+    throw JsonSyntaxError(what, static_cast<std::size_t>(p_ - begin_));
+  }
   [[noreturn]] void fail_expected(const char* what) const {
     if (p_ == end_) fail(std::string("expected ") + what + ", found the end of the text");
     fail(std::string("expected ") + what);
@@ -64,8 +67,9 @@ class Reader {
     // Pretty-printed requests are a third whitespace: a newline, then a run of indentation.
     while (end_ - p >= 16) {
       __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
-      __m128i space = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8(' ')), _mm_cmpeq_epi8(v, _mm_set1_epi8('\n'))),
-                                   _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('\r')), _mm_cmpeq_epi8(v, _mm_set1_epi8('\t'))));
+      __m128i space =
+          _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8(' ')), _mm_cmpeq_epi8(v, _mm_set1_epi8('\n'))),
+                       _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('\r')), _mm_cmpeq_epi8(v, _mm_set1_epi8('\t'))));
       auto other = static_cast<unsigned>(~_mm_movemask_epi8(space)) & 0xFFFF;
       if (other) {
         p_ = p + std::countr_zero(other);
@@ -100,7 +104,8 @@ class Reader {
   }
 
   Value literal(std::string_view word, Value v) {
-    if (static_cast<std::size_t>(end_ - p_) < word.size() || std::memcmp(p_, word.data(), word.size()) != 0) fail_expected("a value");
+    if (static_cast<std::size_t>(end_ - p_) < word.size() || std::memcmp(p_, word.data(), word.size()) != 0)
+      fail_expected("a value");
     p_ += word.size();
     return v;
   }
@@ -113,33 +118,46 @@ class Reader {
     if (p_ != end_ && *p_ == ']') {
       ++p_;
     } else {
-      for (;;) {
+      do {
         skip_space();
         items_.push_back(value(depth));
-        skip_space();
-        if (p_ != end_ && *p_ == ',') {
-          ++p_;
-          continue;
-        }
-        if (p_ != end_ && *p_ == ']') {
-          ++p_;
-          break;
-        }
-        fail_expected("',' or ']' in an array");
-      }
+      } while (another(']', "',' or ']' in an array"));
     }
-    std::size_t n = items_.size() - first;
     Value list;
-    if (arena_) {
-      std::span<Value> items = arena_->allocate_array<Value>(n);
-      for (std::size_t i = 0; i < n; ++i) new (&items[i]) Value(std::move(items_[first + i]));
-      list = Value::borrowed(Type::List, ::new (arena_->allocate(sizeof(ListObject))) ListObject(items, false));
-    } else {
-      list = Value::list(std::vector<Value>(std::make_move_iterator(items_.begin() + static_cast<std::ptrdiff_t>(first)),
-                                            std::make_move_iterator(items_.end())));
-    }
+    if (arena_)
+      list = Value::borrowed(
+          Type::List, ::new (arena_->allocate(sizeof(ListObject))) ListObject(move_to_arena(items_, first), false));
+    else
+      list = Value::list(move_out(items_, first));
     items_.resize(first);
     return list;
+  }
+
+  // After a member: true at a ',' (another member follows), false at the closing bracket.
+  bool another(char close, const char* expected) {
+    skip_space();
+    if (p_ != end_ && *p_ == ',') {
+      ++p_;
+      return true;
+    }
+    if (p_ != end_ && *p_ == close) {
+      ++p_;
+      return false;
+    }
+    fail_expected(expected);
+  }
+
+  // The members read since `first`, moved to the arena or to a vector of their own.
+  template <class T>
+  std::span<T> move_to_arena(std::vector<T>& scratch, std::size_t first) {
+    std::span<T> out = arena_->allocate_array<T>(scratch.size() - first);
+    for (std::size_t i = 0; i < out.size(); ++i) new (&out[i]) T(std::move(scratch[first + i]));
+    return out;
+  }
+  template <class T>
+  static std::vector<T> move_out(std::vector<T>& scratch, std::size_t first) {
+    return {std::make_move_iterator(scratch.begin() + static_cast<std::ptrdiff_t>(first)),
+            std::make_move_iterator(scratch.end())};
   }
 
   Value object(int depth) {
@@ -155,11 +173,13 @@ class Reader {
     if (p_ != end_ && *p_ == '}') {
       ++p_;
     } else {
-      for (;;) {
+      do {
         skip_space();
         if (p_ == end_ || *p_ != '"') fail_expected("a string key in an object");
         std::string_view k = string_text();
-        std::uint64_t bit = std::uint64_t{1} << ((k.size() * 7 + (k.empty() ? 0 : static_cast<unsigned char>(k[0]) * 3 + static_cast<unsigned char>(k.back()))) & 63);
+        std::size_t mix = k.size() * 7 +
+                          (k.empty() ? 0 : static_cast<unsigned char>(k[0]) * 3 + static_cast<unsigned char>(k.back()));
+        std::uint64_t bit = std::uint64_t{1} << (mix & 63);
         keys_distinct = keys_distinct && !(key_bits & bit);
         key_bits |= bit;
         Value key = string_value(k);
@@ -168,28 +188,14 @@ class Reader {
         ++p_;
         skip_space();
         entries_.emplace_back(std::move(key), value(depth));
-        skip_space();
-        if (p_ != end_ && *p_ == ',') {
-          ++p_;
-          continue;
-        }
-        if (p_ != end_ && *p_ == '}') {
-          ++p_;
-          break;
-        }
-        fail_expected("',' or '}' in an object");
-      }
+      } while (another('}', "',' or '}' in an object"));
     }
-    std::size_t n = entries_.size() - first;
     Value dict;
-    if (arena_) {
-      std::span<DictObject::Entry> entries = arena_->allocate_array<DictObject::Entry>(n);
-      for (std::size_t i = 0; i < n; ++i) new (&entries[i]) DictObject::Entry(std::move(entries_[first + i]));
-      dict = Value::borrowed(Type::Dict, ::new (arena_->allocate(sizeof(DictObject))) DictObject(entries, *arena_, keys_distinct));
-    } else {
-      dict = Value::dict(std::vector<DictObject::Entry>(std::make_move_iterator(entries_.begin() + static_cast<std::ptrdiff_t>(first)),
-                                                        std::make_move_iterator(entries_.end())));
-    }
+    if (arena_)
+      dict = Value::borrowed(Type::Dict, ::new (arena_->allocate(sizeof(DictObject)))
+                                             DictObject(move_to_arena(entries_, first), *arena_, keys_distinct));
+    else
+      dict = Value::dict(move_out(entries_, first));
     entries_.resize(first);
     return dict;
   }
@@ -199,7 +205,8 @@ class Reader {
   static std::uint64_t special_bytes(std::uint64_t w) {
     constexpr std::uint64_t ones = 0x0101010101010101, highs = 0x8080808080808080;
     auto zero_bytes = [](std::uint64_t x) { return (x - ones) & ~x & highs; };
-    return zero_bytes(w ^ (ones * '"')) | zero_bytes(w ^ (ones * '\\')) | ((w - ones * 0x20) & ~w & highs) | (w & highs);
+    return zero_bytes(w ^ (ones * '"')) | zero_bytes(w ^ (ones * '\\')) | ((w - ones * 0x20) & ~w & highs) |
+           (w & highs);
   }
 
   // Moves p_ to the first byte that ends a plain run, or to the end.
@@ -209,8 +216,9 @@ class Reader {
     while (end_ - p >= 16) {
       __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
       // As signed bytes, controls and non-ASCII bytes are both below 0x20.
-      __m128i special = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('"')), _mm_cmpeq_epi8(v, _mm_set1_epi8('\\'))),
-                                     _mm_cmplt_epi8(v, _mm_set1_epi8(0x20)));
+      __m128i special =
+          _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('"')), _mm_cmpeq_epi8(v, _mm_set1_epi8('\\'))),
+                       _mm_cmplt_epi8(v, _mm_set1_epi8(0x20)));
       if (int m = _mm_movemask_epi8(special)) {
         p_ = p + std::countr_zero(static_cast<unsigned>(m));
         return;
@@ -227,7 +235,9 @@ class Reader {
       }
       p += 8;
     }
-    while (p != end_ && *p != '"' && *p != '\\' && static_cast<unsigned char>(*p) >= 0x20 && static_cast<unsigned char>(*p) < 0x80) ++p;
+    while (p != end_ && *p != '"' && *p != '\\' && static_cast<unsigned char>(*p) >= 0x20 &&
+           static_cast<unsigned char>(*p) < 0x80)
+      ++p;
     p_ = p;
   }
 
@@ -338,7 +348,10 @@ class Reader {
     char32_t cp = 0;
     for (int i = 0; i < 4; ++i, ++p_) {
       char c = *p_;
-      int d = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+      int d = c >= '0' && c <= '9'   ? c - '0'
+              : c >= 'a' && c <= 'f' ? c - 'a' + 10
+              : c >= 'A' && c <= 'F' ? c - 'A' + 10
+                                     : -1;
       if (d < 0) fail("a \\u escape needs four hex digits");
       cp = cp * 16 + static_cast<char32_t>(d);
     }
@@ -360,7 +373,8 @@ class Reader {
       ok = continuation(1) && continuation(2) && (b != 0xE0 || at(1) >= 0xA0) && (b != 0xED || at(1) < 0xA0);
     } else if (b >= 0xF0 && b <= 0xF4) {
       n = 4;
-      ok = continuation(1) && continuation(2) && continuation(3) && (b != 0xF0 || at(1) >= 0x90) && (b != 0xF4 || at(1) < 0x90);
+      ok = continuation(1) && continuation(2) && continuation(3) && (b != 0xF0 || at(1) >= 0x90) &&
+           (b != 0xF4 || at(1) < 0x90);
     }
     if (!ok) fail("invalid UTF-8 in a string");
     p_ += n;
