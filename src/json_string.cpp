@@ -1,3 +1,9 @@
+// Performance (callgrind, tojson in the Qwen3 chat render): ~15k -> ~9k instructions per render,
+// most of it a fixed cost for each of ~53 short strings. What paid: a raw cursor into a buffer
+// grown ahead, strings checked and copied eight bytes at a time (short ones as two overlapping
+// words), separators of up to eight bytes as one store. Tried and dropped: SSE2 over the eight-byte
+// words (-1.1% of a render), the string fast path inlined into the writer (-0.8%), long and short
+// strings in separate functions (0).
 #include "json_string.hpp"
 
 #include <algorithm>

@@ -7,27 +7,21 @@
 #include "objects.hpp"
 
 // Performance (callgrind on ChatTemplate::apply_request, Qwen3's template, six messages and two
-// tools, as scripts/bench_render.sh renders it): 215k -> 125k instructions per render. What paid: strings borrowed
-// from the template and the request instead of copied (-22%), attribute chains read in place
-// (stored()), objects from per-thread free lists (glibc's cache overflowed), loops over a list
-// without copying it, `a + b + c` outputs written piecewise, tojson without per-dict copies. Tried
-// and dropped: non-atomic reference counts (no measurable gain) and a 16-byte SIMD scan in tojson's
-// string escaping (chat strings are too short for it). What is left is spread thin: the request's
-// JSON parse and conversion (~30%), tojson (~13%), and the tree walk itself (a switch per node).
-// Tree walk, second pass: 125.1k -> 117.6k. What paid: conditions evaluated for their truth, with
-// comparison and output-sum operands read in place (-1.3%); outputs, set and for storing without
-// copies or frame searches (-1.4%); startswith without start/end skipping the code-point count,
-// slices reserving their positions, namespace(a=..) without dict entries (-2.0%); loop.index0 etc.
-// resolved when parsed (-1.6%). Tried and dropped (under 1% or worse): eval's rare node kinds out
-// of line (+0.6%: the extra call costs more than the smaller frame saves), exec_stmt's rare
-// statements out of line (-0.6%), strip() with an ASCII set and no code-point vector (-0.65%),
-// a method call's object read in place (0), scanning small dicts inline in stored_attribute instead
-// of calling DictObject::find (-1.0%; belongs in DictObject itself).
-// tojson: through a raw cursor with strings checked eight bytes at a time and `{{ x|tojson }}` written
-// straight into the output (tojson ~15k -> ~8.6k of 125k). Tried and dropped: non-atomic reference
-// counts (no measurable gain), SSE2 instead of the eight-byte words (-1.1%, x86 only) and the
-// string fast path inlined into the writer (-0.8%). What is left is spread thin: the request's
-// JSON parse and conversion (~30%), tojson (~7%), and the tree walk itself (a switch per node).
+// tools, as scripts/bench_render.sh renders it): 215k -> 125k -> 87k instructions per render, of
+// which reading the request is ~24k (json_reader.cpp), tojson ~9k and this walk ~53k.
+// What paid here: strings borrowed from the template and the request instead of copied (-22%);
+// attribute chains, conditions, comparisons, output sums and argument-free filters and tests reading
+// stored values in place (stored(), operand(), truth(): and/or/not build no Value); objects from
+// per-thread free lists (glibc's cache overflowed); loops over a list without copying it, set and
+// for storing without a copy or a frame search; loop.index0 and friends resolved when parsed;
+// `{{ x|tojson }}` written straight into the output; strips of borrowed strings borrowed.
+// Tried and dropped: non-atomic reference counts (no measurable gain); eval's or exec_stmt's rare
+// kinds out of line (+0.6% / -0.6%: the extra call costs what the smaller frame saves); a method
+// call's object read in place (0); Value's first word written and copied whole to spare the store
+// buffer a forwarding stall that perf pointed at (no change in time: perf's samples skid, and the
+// walk runs at ~3 instructions a cycle, so instructions are the cost); reserving loop frames' slots
+// (+1.5k); whole-library LTO (+5%). What is left is the walk itself, a switch per 200-byte node with
+// names looked up in frames: the next step is a flat compiled form with names resolved to slots.
 namespace textedge::detail::jinja {
 
 void raise(const char* kind, const std::string& message) { throw TemplateError(kind, message, 0, 0); }
