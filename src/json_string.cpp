@@ -28,14 +28,10 @@ constexpr auto kPlain = [] {
 constexpr std::uint64_t kOnes = 0x0101010101010101ULL;
 constexpr std::uint64_t kHighBits = 0x8080808080808080ULL;
 
-// Nonzero when some byte of w is not plain: below 0x20, '"', '\\', or (non_ascii = kHighBits) at
-// or above 0x7F. The carry tricks are exact about whether any byte matches, not about which.
+// Nonzero when some byte of w is not plain: one json_escape_bytes() flags, or (non_ascii =
+// kHighBits) one at or above 0x7F.
 inline std::uint64_t unplain_bytes(std::uint64_t w, std::uint64_t non_ascii) {
-  std::uint64_t below_space = w - kOnes * 0x20;
-  std::uint64_t quote = (w ^ (kOnes * '"')) - kOnes;
-  std::uint64_t backslash = (w ^ (kOnes * '\\')) - kOnes;
-  std::uint64_t del_or_above = w | (w + kOnes);
-  return (((below_space | quote | backslash) & ~w) | (del_or_above & non_ascii)) & kHighBits;
+  return json_escape_bytes(w) | ((w | (w + kOnes)) & non_ascii);
 }
 
 inline std::uint64_t load64(const char* p) {

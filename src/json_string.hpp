@@ -3,11 +3,23 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <cstring>
 #include <string>
 #include <string_view>
 
 namespace textedge::detail {
+
+// Eight bytes at once: the high bit of each byte a JSON string cannot hold as it is (below 0x20,
+// '"' or '\\'). Borrows only run upward from a byte flagged rightly, so the lowest flag is exact;
+// higher ones may not be.
+inline std::uint64_t json_escape_bytes(std::uint64_t w) {
+  constexpr std::uint64_t ones = 0x0101010101010101ULL, high_bits = 0x8080808080808080ULL;
+  std::uint64_t below_space = w - ones * 0x20;
+  std::uint64_t quote = (w ^ (ones * '"')) - ones;
+  std::uint64_t backslash = (w ^ (ones * '\\')) - ones;
+  return (below_space | quote | backslash) & ~w & high_bits;
+}
 
 // One byte of a string's text: \" \\ \n \r \t \b \f, \u00XX for the other control characters,
 // every other byte as is (UTF-8 kept, DEL included, as json.dumps keeps them).

@@ -148,15 +148,9 @@ DictObject::DictObject(std::span<Entry> in_arena, ValueArena& arena, bool keys_d
 void DictObject::deduplicate(std::span<std::uint32_t> index) {
   std::size_t kept = 0;
   if (index.empty()) {
-    // String keys (all of a JSON object's) compare by size and first byte before their text.
-    auto same_key = [](const Value& a, const Value& b) {
-      if (!a.is_string() || !b.is_string()) return a.equals(b);
-      std::string_view x = a.str(), y = b.str();
-      return x.size() == y.size() && (x.empty() || (x[0] == y[0] && x == y));
-    };
     for (std::size_t i = 0; i < entries_.size(); ++i) {
       std::size_t j = 0;
-      while (j < kept && !same_key(entries_[j].first, entries_[i].first)) ++j;
+      while (j < kept && !entries_[j].first.equals(entries_[i].first)) ++j;
       if (j < kept)
         entries_[j].second = std::move(entries_[i].second);
       else if (kept++ != i)
