@@ -168,7 +168,7 @@ Value call_builtin(Renderer& r, const FunctionObject& f, Args& args) {
       return Value::dict(dict_entries(args, "dict"));
     case Builtin::Cycler:
       if (!args.kw.empty()) raise("TypeError", "cycler() got an unexpected keyword argument");
-      return Value(Type::Object, new CyclerObject(args.pos));
+      return Value(Type::Object, new CyclerObject(std::vector<Value>(args.pos.begin(), args.pos.end())));
     case Builtin::Joiner: {
       args.bind("joiner", {"sep"}, a);
       return Value(Type::Object, new JoinerObject(a[0] ? a[0]->to_str() : ", "));
@@ -199,7 +199,7 @@ Value call_builtin(Renderer& r, const FunctionObject& f, Args& args) {
           return args.pos[loop->index0 % args.pos.size()];
         }
         // changed(*values): true when the values differ from the previous call's.
-        Value current = Value::list(args.pos, true);
+        Value current = Value::list(std::vector<Value>(args.pos.begin(), args.pos.end()), true);
         auto* l = const_cast<LoopObject*>(loop);
         if (!l->has_last_changed || !l->last_changed.equals(current)) {
           l->has_last_changed = true;

@@ -752,7 +752,7 @@ bool call_filter(Renderer& r, std::string_view name, const Value& v, Args& args,
       for (auto& [k, x] : args.kw) e.emplace_back(Value(k), x);
       fmt_args = Value::dict(std::move(e));
     } else {
-      fmt_args = Value::list(args.pos, true);
+      fmt_args = Value::list(std::vector<Value>(args.pos.begin(), args.pos.end()), true);
     }
     out = string_format_percent(soft_str(v), fmt_args);
   } else if (name == "attr") {

@@ -47,7 +47,7 @@ class NamespaceObject final : public BoxObject {
       }
     attrs.emplace_back(std::string(name), std::move(v));
   }
-  std::vector<std::pair<std::string, Value>> attrs;
+  SmallVector<std::pair<std::string, Value>, 2> attrs;
 };
 
 class LoopObject final : public BoxObject {

@@ -64,7 +64,7 @@ class Frame final : public Object {
     vars.emplace_back(id, std::move(v));
   }
   Ref<Frame> parent;
-  std::vector<std::pair<NameId, Value>> vars;
+  SmallVector<std::pair<NameId, Value>, 4> vars;  // a loop frame: the item, loop and a few sets
 };
 
 class LoopObject;

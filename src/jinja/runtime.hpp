@@ -6,6 +6,7 @@
 #include <utility>
 #include <vector>
 
+#include "small_vector.hpp"
 #include "value.hpp"
 #include "textedge/error.hpp"
 
@@ -16,7 +17,7 @@ namespace textedge::detail::jinja {
 
 // Call arguments after evaluation.
 struct Args {
-  std::vector<Value> pos;
+  SmallVector<Value, 4> pos;
   std::vector<std::pair<std::string, Value>> kw;
 
   // Binds positional and keyword arguments to `names` (Python-style); unknown keywords or too many

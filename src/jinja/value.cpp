@@ -17,7 +17,7 @@ namespace textedge::detail::jinja {
 
 namespace {
 constexpr std::size_t kGranule = 16;
-constexpr std::size_t kSizeClasses = 8;          // objects up to 128 bytes
+constexpr std::size_t kSizeClasses = 12;         // objects up to 192 bytes (a frame, a namespace)
 constexpr std::size_t kCachedPerClass = 4096;  // beyond this, blocks go back to the heap
 struct FreeBlock {
   FreeBlock* next;
