@@ -384,7 +384,8 @@ void append_tojson(std::string& out, const Value& v, const Args& args) {
   append_json(out, v, a[1] ? *a[1] : Value::none(), flag(a[3]), flag(a[0]), is, ks);
 }
 
-bool call_filter(Renderer& r, std::string_view name, const Value& v, Args& args, Value& out) {
+bool call_filter(Renderer& r, std::string_view filter_name, const Value& v, Args& args, Value& out) {
+  const CalledName name{filter_name};
   const Value* a[6] = {nullptr, nullptr, nullptr, nullptr, nullptr, nullptr};
   auto bind = [&](std::initializer_list<const char*> names) { args.bind(name, names, a); };
   if (name == "tojson") {
@@ -526,7 +527,7 @@ bool call_filter(Renderer& r, std::string_view name, const Value& v, Args& args,
     stable_sort(items, keys, flag(a[2]));
     out = Value::list(std::move(items));
   } else if (name == "selectattr" || name == "rejectattr" || name == "select" || name == "reject") {
-    out = select_or_reject(r, v, args, name == "select" || name == "selectattr", name.size() > 6);
+    out = select_or_reject(r, v, args, name == "select" || name == "selectattr", name.text.size() > 6);
   } else if (name == "map") {
     std::vector<Value> result;
     if (args.pos.empty()) {

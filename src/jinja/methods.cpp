@@ -25,7 +25,7 @@ constexpr std::string_view kDictUnsafe[] = {"clear", "pop", "popitem", "setdefau
 template <std::size_t N>
 bool in(const std::string_view (&names)[N], std::string_view name) {
   for (auto n : names)
-    if (name == n) return true;
+    if (same_text(name, n)) return true;
   return false;
 }
 
@@ -476,7 +476,8 @@ bool affix_match(Str s, const Value& affix, std::size_t b0, std::size_t b1, bool
   return one(affix);
 }
 
-bool str_method(Renderer& r, const Value& self, std::string_view name, Args& args, Value& out) {
+bool str_method(Renderer& r, const Value& self, std::string_view method_name, Args& args, Value& out) {
+  const CalledName name{method_name};
   (void)r;
   Str s = self.str();
   const Value* a[4] = {nullptr, nullptr, nullptr, nullptr};
@@ -510,7 +511,7 @@ bool str_method(Renderer& r, const Value& self, std::string_view name, Args& arg
     std::size_t b0, b1;
     bool empty;
     bounds(s, a[1], a[2], b0, b1, empty);
-    out = Value(affix_match(s, *a[0], b0, b1, empty, name == "endswith", name.data()));
+    out = Value(affix_match(s, *a[0], b0, b1, empty, name == "endswith", method_name.data()));
   } else if (name == "split" || name == "rsplit") {
     args.bind(name, {"sep", "maxsplit"}, a);
     out = split(s, a[0], a[1], name == "rsplit");
@@ -527,7 +528,7 @@ bool str_method(Renderer& r, const Value& self, std::string_view name, Args& arg
     out = Value(replace(s, o.str(), n.str(), count));
   } else if (name == "find" || name == "rfind" || name == "index" || name == "rindex" || name == "count") {
     args.bind(name, {"sub", "start", "end"}, a);
-    const Value& sub = require_str(a[0], name.data());
+    const Value& sub = require_str(a[0], method_name.data());
     std::size_t b0, b1;
     bool empty;
     bounds(s, a[1], a[2], b0, b1, empty);
@@ -545,7 +546,7 @@ bool str_method(Renderer& r, const Value& self, std::string_view name, Args& arg
       out = Value(n);
       return true;
     }
-    std::size_t p = empty ? Str::npos : (name[0] == 'r' ? window.rfind(x) : window.find(x));
+    std::size_t p = empty ? Str::npos : (method_name[0] == 'r' ? window.rfind(x) : window.find(x));
     if (p == Str::npos) {
       if (name == "index" || name == "rindex") raise("ValueError", "substring not found");
       out = Value(std::int64_t{-1});
@@ -644,7 +645,7 @@ bool str_method(Renderer& r, const Value& self, std::string_view name, Args& arg
     }
   } else if (name == "center" || name == "ljust" || name == "rjust") {
     args.bind(name, {"width", "fillchar"}, a);
-    std::int64_t w = require_int(a[0], name.data());
+    std::int64_t w = require_int(a[0], method_name.data());
     if (w > (1 << 24)) raise("MemoryError", "width too large");
     std::string fill = " ";
     if (a[1]) {
@@ -654,7 +655,7 @@ bool str_method(Renderer& r, const Value& self, std::string_view name, Args& arg
     out = Value(pad_to(s, w, fill, name == "ljust" ? -1 : name == "rjust" ? 1 : 0));
   } else if (name == "partition" || name == "rpartition") {
     args.bind(name, {"sep"}, a);
-    const Value& sep = require_str(a[0], name.data());
+    const Value& sep = require_str(a[0], method_name.data());
     if (sep.str().empty()) raise("ValueError", "empty separator");
     std::size_t p = name == "partition" ? s.find(sep.str()) : s.rfind(sep.str());
     std::vector<Value> v;
@@ -669,7 +670,7 @@ bool str_method(Renderer& r, const Value& self, std::string_view name, Args& arg
     out = Value::list(std::move(v), true);
   } else if (name == "removeprefix" || name == "removesuffix") {
     args.bind(name, {"fix"}, a);
-    std::string_view x = require_str(a[0], name.data()).str();
+    std::string_view x = require_str(a[0], method_name.data()).str();
     if (name == "removeprefix")
       out = Value(std::string(s.substr(0, x.size()) == x ? s.substr(x.size()) : s));
     else
@@ -773,7 +774,7 @@ bool call_method(Renderer& r, const Value& self, std::string_view name, Args& ar
   return true;
 }
 
-void Args::bind(std::string_view function, std::initializer_list<const char*> names, const Value** out) const {
+void Args::bind_keywords(std::string_view function, std::initializer_list<const char*> names, const Value** out) const {
   std::size_t n = names.size();
   if (pos.size() > n)
     raise("TypeError", std::string(function) + "() takes at most " + std::to_string(n) + " argument(s) (" +

@@ -15,6 +15,17 @@ namespace textedge::detail::jinja {
 // Throws a TemplateError without a location; the renderer adds the current line and column.
 [[noreturn]] void raise(const char* kind, const std::string& message);
 
+// The name a filter, test or method is called by, as their dispatch chains compare it with each
+// name they know: inline, where string_view's == called memcmp whenever the lengths were equal.
+struct CalledName {
+  std::string_view text;
+  template <std::size_t N>
+  bool operator==(const char (&known)[N]) const noexcept {
+    return same_text(text, std::string_view(known, N - 1));
+  }
+  operator std::string_view() const noexcept { return text; }
+};
+
 // Call arguments after evaluation.
 struct Args {
   SmallVector<Value, 4> pos;
@@ -22,8 +33,16 @@ struct Args {
 
   // Binds positional and keyword arguments to `names` (Python-style); unknown keywords or too many
   // positionals raise TypeError. `out` gets one pointer per name (nullptr when not given).
-  void bind(std::string_view function, std::initializer_list<const char*> names, const Value** out) const;
+  void bind(std::string_view function, std::initializer_list<const char*> names, const Value** out) const {
+    std::size_t n = names.size();
+    if (!kw.empty() || pos.size() > n) return bind_keywords(function, names, out);
+    for (std::size_t i = 0; i < n; ++i) out[i] = i < pos.size() ? &pos[i] : nullptr;
+  }
   bool empty() const { return pos.empty() && kw.empty(); }
+
+ private:
+  // bind() with keywords or too many positionals.
+  void bind_keywords(std::string_view function, std::initializer_list<const char*> names, const Value** out) const;
 };
 
 class Renderer;

@@ -33,7 +33,8 @@ bool is_known_test(std::string_view name) {
   return false;
 }
 
-bool call_test(Renderer& r, std::string_view name, const Value& v, Args& args, bool& out) {
+bool call_test(Renderer& r, std::string_view test_name, const Value& v, Args& args, bool& out) {
+  const CalledName name{test_name};
   (void)r;
   const Value* a[1] = {nullptr};
   auto bind1 = [&](const char* arg) {
