@@ -292,6 +292,26 @@ Value Renderer::lookup(const Expr& e, const Frame& frame) {
   return Value::undefined(&t_.names[e.name]);
 }
 
+// Whether evaluating `e` can run template code (a macro, caller() or loop() call, which may set a
+// namespace attribute or a variable): while it cannot, what stored() returned stays valid. Only
+// recognizes the plain shapes; anything else counts as code.
+static bool runs_code(const Expr& e) {
+  for (const Expr* x = &e;; x = x->children[0].get()) {
+    switch (x->kind) {
+      case ExprKind::Const:
+      case ExprKind::Name:
+        return false;
+      case ExprKind::Getattr:
+        break;
+      case ExprKind::Getitem:  // a constant or variable key
+        if (x->children[1]->kind != ExprKind::Const && x->children[1]->kind != ExprKind::Name) return true;
+        break;
+      default:
+        return true;
+    }
+  }
+}
+
 // A dict's entry or a namespace's attribute, in place; nullptr when absent or for other values.
 static const Value* stored_attribute(const Value& base, std::string_view attr) {
   if (base.is_dict()) return base.dict().find(attr);
@@ -312,36 +332,49 @@ const Value* Renderer::stored(const Expr& e, const Frame& frame) {
       const Value* base = stored(*e.children[0], frame);
       return base ? stored_attribute(*base, e.attr) : nullptr;
     }
-    case ExprKind::Getitem: {  // d['key']: the item wins over attributes
-      const Expr& k = *e.children[1];
-      if (k.kind != ExprKind::Const || !k.value.is_string()) return nullptr;
-      const Value* base = stored(*e.children[0], frame);
-      return base && base->is_dict() ? base->dict().find(k.value.str()) : nullptr;
-    }
+    case ExprKind::Getitem:
+      return stored_item(e, frame);
     default:
       return nullptr;
   }
 }
 
-// Whether evaluating `e` can run template code (a macro, caller() or loop() call, which may set a
-// namespace attribute or a variable): while it cannot, what stored() returned stays valid. Only
-// recognizes the plain shapes; anything else counts as code.
-static bool runs_code(const Expr& e) {
-  for (const Expr* x = &e;; x = x->children[0].get()) {
-    switch (x->kind) {
-      case ExprKind::Const:
-      case ExprKind::Name:
-        return false;
-      case ExprKind::Getattr:
-        break;
-      case ExprKind::Getitem:  // a constant or variable key
-        if (x->children[1]->kind != ExprKind::Const && x->children[1]->kind != ExprKind::Name) return true;
-        break;
-      default:
-        return true;
-    }
-  }
+// stored() of d['key'] (the item wins over attributes) or xs[i]; out of line, which keeps
+// stored()'s own frame small (inline, it cost every stored() call more than this saved).
+const Value* Renderer::stored_item(const Expr& e, const Frame& frame) {
+  const Expr& k = *e.children[1];
+  const Value* base = stored(*e.children[0], frame);
+  if (!base) return nullptr;
+  if (k.kind == ExprKind::Const && k.value.is_string())
+    return base->is_dict() ? base->dict().find(k.value.str()) : nullptr;
+  std::int64_t i = 0;
+  if (!base->is_list() || !int_key(k, frame, i)) return nullptr;
+  auto items = base->items();
+  auto n = static_cast<std::int64_t>(items.size());
+  if (i < 0) i += n;
+  return i >= 0 && i < n ? &items[static_cast<std::size_t>(i)] : nullptr;
 }
+
+// An item index evaluated in place when it is a constant or an int plus or minus an int from
+// operands that run no code (messages[loop.index0 - 1]); false otherwise: the caller then
+// evaluates it, which runs nothing twice.
+bool Renderer::int_key(const Expr& k, const Frame& frame, std::int64_t& out) {
+  if (k.kind == ExprKind::Const) {
+    out = k.value.as_int();
+    return k.value.is_integral();
+  }
+  if (k.kind != ExprKind::Binary || (k.op != static_cast<std::uint8_t>(BinOp::Add) &&
+                                     k.op != static_cast<std::uint8_t>(BinOp::Sub)))
+    return false;
+  if (runs_code(*k.children[0]) || runs_code(*k.children[1])) return false;
+  Value scratch[2];
+  const Value& a = operand(*k.children[0], frame, scratch[0]);
+  const Value& b = operand(*k.children[1], frame, scratch[1]);
+  if (a.type() != Type::Int || b.type() != Type::Int) return false;
+  return k.op == static_cast<std::uint8_t>(BinOp::Add) ? !__builtin_add_overflow(a.as_int(), b.as_int(), &out)
+                                                       : !__builtin_sub_overflow(a.as_int(), b.as_int(), &out);
+}
+
 
 // The value of `e`: a constant or a stored value (see stored()) in place, anything else evaluated
 // into `scratch`.

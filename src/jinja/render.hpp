@@ -97,6 +97,8 @@ class Renderer {
   Value eval(const Expr& e, const Frame& frame);
   bool emit_sum(const Expr& e, const Frame& frame);
   const Value* stored(const Expr& e, const Frame& frame);
+  [[gnu::noinline]] const Value* stored_item(const Expr& e, const Frame& frame);
+  bool int_key(const Expr& k, const Frame& frame, std::int64_t& out);
   const Value& operand(const Expr& e, const Frame& frame, Value& scratch);
   bool truth(const Expr& e, const Frame& frame);
   bool compare(const Expr& e, const Frame& frame);
