@@ -14,8 +14,8 @@
 namespace textedge::detail::jinja {
 namespace {
 
-std::vector<std::pair<std::string, Value>> variables_of(const Value& context) {
-  std::vector<std::pair<std::string, Value>> vars;
+std::vector<Variable> variables_of(const Value& context) {
+  std::vector<Variable> vars;
   for (auto& [k, v] : context.dict().entries()) vars.emplace_back(k.str(), v);
   return vars;
 }
@@ -288,7 +288,7 @@ TEST(Jinja, ConcurrentRenders) {
       "{% for m in messages %}<{{ m.role }}>{{ m.content|trim }}{% if not loop.last %}\n{% endif %}{% endfor %}"
       "{% set ns = namespace(n=0) %}{% for m in messages %}{% set ns.n = ns.n + 1 %}{% endfor %}{{ ns.n }}");
   Value messages = value_from_json(R"([{"role": "user", "content": " hi "}, {"role": "assistant", "content": "yo"}])");
-  std::vector<std::pair<std::string, Value>> vars{{"messages", messages}};
+  std::vector<Variable> vars{{"messages", messages}};
   std::string expected = t->render(vars);
   EXPECT_EQ(expected, "<user>hi<assistant>yo2");  // trim_blocks eats the newline
   std::vector<std::thread> threads;
@@ -315,7 +315,7 @@ TEST(Jinja, FuzzNeverCrashes) {
   std::mt19937 rng(12345);
   Value messages = value_from_json(
       R"([{"role": "system", "content": "s"}, {"role": "user", "content": "hi"}, {"role": "assistant", "content": "yo", "tool_calls": [{"function": {"name": "f", "arguments": {"a": 1}}}]}])");
-  std::vector<std::pair<std::string, Value>> vars{{"messages", messages}, {"add_generation_prompt", Value(true)},
+  std::vector<Variable> vars{{"messages", messages}, {"add_generation_prompt", Value(true)},
                                                   {"bos_token", Value("<s>")}, {"tools", value_from_json("[{\"a\": 1}]")}};
   RenderLimits limits;
   limits.max_steps = 200000;

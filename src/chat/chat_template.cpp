@@ -6,6 +6,7 @@
 #include <optional>
 #include <set>
 
+#include "../jinja/small_vector.hpp"
 #include "../jinja/template.hpp"
 #include "../json.hpp"
 
@@ -88,7 +89,7 @@ std::string cut_after_final_message(const std::string& rendered, std::string fin
 struct ChatTemplate::Impl {
   std::vector<std::pair<std::string, std::shared_ptr<const jinja::Template>>> templates;
   ChatSpecialTokens special;
-  std::vector<std::pair<std::string, jinja::Value>> special_values;  // `special` as template variables
+  std::vector<jinja::Variable> special_values;  // `special` as template variables (names view `special`)
 
   void make_special_values() {
     // Borrowed: `special` lives as long as the template, which outlives every render.
@@ -254,16 +255,16 @@ std::string render_request(const ChatTemplate::Impl& impl, const RequestParts& p
   if (!parts.messages.is_list()) throw InputError("messages must be a JSON array", 0);
   // Later variables win (the renderer sets them in order): kwargs over special tokens, the
   // conversation's own variables over both.
-  std::vector<std::pair<std::string, jinja::Value>> vars;
+  jinja::SmallVector<jinja::Variable, 16> vars;  // names view the request, `impl` or literals
   const jinja::DictObject* kwargs = nullptr;
   if (!parts.kwargs.is_undefined() && !parts.kwargs.is_none()) {
     if (!parts.kwargs.is_dict()) throw InputError("chat_template_kwargs must be a JSON object", 0);
     kwargs = &parts.kwargs.dict();
   }
   vars.reserve(impl.special_values.size() + (kwargs ? kwargs->size() : 0) + 4);
-  vars.insert(vars.end(), impl.special_values.begin(), impl.special_values.end());
+  for (const auto& v : impl.special_values) vars.push_back(v);
   if (kwargs)
-    for (const auto& [key, value] : kwargs->entries()) vars.emplace_back(std::string(key.str()), value);
+    for (const auto& [key, value] : kwargs->entries()) vars.emplace_back(key.str(), value);
   std::string final_text;
   if (options.continue_final_message) final_text = final_message_text(parts.messages);
   vars.emplace_back("messages", parts.messages);

@@ -56,7 +56,7 @@ struct DepthGuard {
 
 }  // namespace
 
-std::string Renderer::run(const std::vector<std::pair<std::string, Value>>& variables, std::size_t reserve) {
+std::string Renderer::run(std::span<const Variable> variables, std::size_t reserve) {
   const auto& ids = t_.ids;
   Ref<Frame> root(new Frame(Ref<Frame>()));
   FrameScope scope{root};
@@ -850,7 +850,7 @@ std::shared_ptr<const Template> Template::compile(std::string_view source, std::
   return t;
 }
 
-std::string Template::render(const std::vector<std::pair<std::string, Value>>& variables, const RenderLimits& limits) const {
+std::string Template::render(std::span<const Variable> variables, const RenderLimits& limits) const {
   struct PinNow {  // strftime_now() reads the pinned time through a thread-local for this render
     const std::tm* saved;
     explicit PinNow(const std::tm* now) : saved(pinned_now()) { pinned_now() = now; }

@@ -74,7 +74,7 @@ Value loop_attribute(const LoopObject& loop, LoopAttr attr);
 class Renderer {
  public:
   Renderer(const ParsedTemplate& t, const RenderLimits& limits) : t_(t), limits_(limits) {}
-  std::string run(const std::vector<std::pair<std::string, Value>>& variables, std::size_t reserve = 0);
+  std::string run(std::span<const Variable> variables, std::size_t reserve = 0);
 
   // For filters and globals.
   Value call(const Value& callee, Args& args);

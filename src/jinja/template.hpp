@@ -8,6 +8,7 @@
 #include <ctime>
 #include <memory>
 #include <optional>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -50,13 +51,16 @@ struct RenderLimits {
 
 struct ParsedTemplate;
 
+// A template variable: its name need only outlive the render call; later ones win.
+using Variable = std::pair<std::string_view, Value>;
+
 class Template {
  public:
   // Throws TemplateError (with line and column).
   static std::shared_ptr<const Template> compile(std::string_view source, std::string name = "<template>");
   // Thread-safe. Throws TemplateError (with the template's line and column where known;
   // raise_exception's message as is in message()).
-  std::string render(const std::vector<std::pair<std::string, Value>>& variables, const RenderLimits& limits = {}) const;
+  std::string render(std::span<const Variable> variables, const RenderLimits& limits = {}) const;
   // Top-level names the template reads without setting them (like jinja2.meta.find_undeclared_variables).
   std::vector<std::string> undeclared_variables() const;
   const std::string& name() const { return name_; }
