@@ -262,6 +262,8 @@ class DictObject final : public Object {
   // Later duplicates replace the value of the first occurrence (Python dict semantics); builds
   // the index in `index` (zeroed, a power of two over twice the size) when it is not empty.
   void deduplicate(std::span<std::uint32_t> index);
+  // find() in a large dict; out of line, which spares the small dicts' scan a heavy frame.
+  [[gnu::noinline]] const Value* find_indexed(std::string_view key) const noexcept;
   std::vector<Entry> owned_;
   std::vector<std::uint32_t> owned_index_;
   std::span<Entry> entries_;
