@@ -411,7 +411,36 @@ bool Renderer::truth(const Expr& e, const Frame& frame) {
 }
 
 // a == b, a < b < c, x in y: operands are read in place where the next one runs no code.
+static bool compare_values(CmpOp op, const Value& left, const Value& right) {
+  switch (op) {
+    case CmpOp::Eq:
+    case CmpOp::Ne: {
+      bool equal = left.is_string() && right.is_string() ? same_text(left.str(), right.str()) : left.equals(right);
+      return equal == (op == CmpOp::Eq);
+    }
+    case CmpOp::Lt:
+      return op_less(left, right);
+    case CmpOp::Le:
+      return op_less(left, right) || left.equals(right);
+    case CmpOp::Gt:
+      return op_less(right, left);
+    case CmpOp::Ge:
+      return op_less(right, left) || left.equals(right);
+    case CmpOp::In:
+      return op_contains(right, left);
+    case CmpOp::NotIn:
+      return !op_contains(right, left);
+  }
+  return false;
+}
+
 bool Renderer::compare(const Expr& e, const Frame& frame) {
+  if (e.ops.size() == 1 && e.children[1]->kind == ExprKind::Const) {  // message.role == 'user'
+    Value scratch;
+    const Value& left = operand(*e.children[0], frame, scratch);
+    at(e.loc);
+    return compare_values(e.ops[0], left, e.children[1]->value);
+  }
   Value scratch[2];
   auto operand_at = [&](std::size_t i) -> const Value& {
     Value& s = scratch[i & 1];
@@ -422,36 +451,7 @@ bool Renderer::compare(const Expr& e, const Frame& frame) {
   for (std::size_t i = 0; i < e.ops.size(); ++i) {
     const Value& right = operand_at(i + 1);
     at(e.loc);
-    bool r;
-    switch (e.ops[i]) {
-      case CmpOp::Eq:
-        r = left->equals(right);
-        break;
-      case CmpOp::Ne:
-        r = !left->equals(right);
-        break;
-      case CmpOp::Lt:
-        r = op_less(*left, right);
-        break;
-      case CmpOp::Le:
-        r = op_less(*left, right) || left->equals(right);
-        break;
-      case CmpOp::Gt:
-        r = op_less(right, *left);
-        break;
-      case CmpOp::Ge:
-        r = op_less(right, *left) || left->equals(right);
-        break;
-      case CmpOp::In:
-        r = op_contains(right, *left);
-        break;
-      case CmpOp::NotIn:
-        r = !op_contains(right, *left);
-        break;
-      default:
-        r = false;
-    }
-    if (!r) return false;
+    if (!compare_values(e.ops[i], *left, right)) return false;
     left = &right;
   }
   return true;
