@@ -384,6 +384,10 @@ bool Renderer::int_key(const Expr& k, const Frame& frame, std::int64_t& out) {
 // into `scratch`.
 const Value& Renderer::operand(const Expr& e, const Frame& frame, Value& scratch) {
   if (e.kind == ExprKind::Const) return e.value;
+  if (e.loop_attr != LoopAttr::Other && e.op) {  // loop.index0: computed, never stored (eval's first case)
+    if (const Value* base = stored(*e.children[0], frame))
+      if (const auto* loop = as<LoopObject>(*base, ObjectKind::Loop)) return scratch = loop_attribute(*loop, e.loop_attr);
+  }
   if (const Value* v = stored(e, frame)) return *v;
   scratch = eval(e, frame);
   return scratch;
