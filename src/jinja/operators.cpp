@@ -279,13 +279,21 @@ std::int64_t slice_index(const Value& v) {
   raise("TypeError", "slice indices must be integers or None or have an __index__ method");
 }
 
-// Python's slice.indices(length) then the selected positions.
-void slice_positions(std::size_t length, const Value& start_v, const Value& stop_v, const Value& step_v,
-                     std::vector<std::int64_t>& out) {
+// The positions a slice selects: Python's slice.indices(length), then `count` positions from
+// `start` by `step` (computed, not listed).
+struct SliceRange {
+  std::int64_t start = 0, step = 1;
+  std::size_t count = 0;
+  std::size_t operator[](std::size_t k) const {
+    return static_cast<std::size_t>(start + static_cast<std::int64_t>(k) * step);
+  }
+};
+
+SliceRange slice_range(std::size_t length, const Value& start_v, const Value& stop_v, const Value& step_v) {
   std::int64_t len = static_cast<std::int64_t>(length);
-  std::int64_t step = step_v.is_none() ? 1 : slice_index(step_v);
-  if (step == 0) raise("ValueError", "slice step cannot be zero");
-  std::int64_t start, stop;
+  SliceRange r;
+  r.step = step_v.is_none() ? 1 : slice_index(step_v);
+  if (r.step == 0) raise("ValueError", "slice step cannot be zero");
   auto clamp = [&](std::int64_t i, std::int64_t lower, std::int64_t upper) {
     if (i < 0) {
       i += len;
@@ -295,50 +303,46 @@ void slice_positions(std::size_t length, const Value& start_v, const Value& stop
     }
     return i;
   };
-  if (step > 0) {
-    start = start_v.is_none() ? 0 : clamp(slice_index(start_v), 0, len);
-    stop = stop_v.is_none() ? len : clamp(slice_index(stop_v), 0, len);
-    if (start < stop)
-      out.reserve((static_cast<std::uint64_t>(stop - start) - 1) / static_cast<std::uint64_t>(step) + 1);
-    for (std::int64_t i = start; i < stop; i += step) out.push_back(i);
+  if (r.step > 0) {
+    r.start = start_v.is_none() ? 0 : clamp(slice_index(start_v), 0, len);
+    std::int64_t stop = stop_v.is_none() ? len : clamp(slice_index(stop_v), 0, len);
+    if (r.start < stop)
+      r.count = static_cast<std::size_t>((static_cast<std::uint64_t>(stop - r.start) - 1) / static_cast<std::uint64_t>(r.step) + 1);
   } else {
-    start = start_v.is_none() ? len - 1 : clamp(slice_index(start_v), -1, len - 1);
-    stop = stop_v.is_none() ? -1 : clamp(slice_index(stop_v), -1, len - 1);
-    if (start > stop) out.reserve((static_cast<std::uint64_t>(start - stop) - 1) / (0 - static_cast<std::uint64_t>(step)) + 1);
-    for (std::int64_t i = start; i > stop; i += step) out.push_back(i);
+    r.start = start_v.is_none() ? len - 1 : clamp(slice_index(start_v), -1, len - 1);
+    std::int64_t stop = stop_v.is_none() ? -1 : clamp(slice_index(stop_v), -1, len - 1);
+    if (r.start > stop)
+      r.count = static_cast<std::size_t>((static_cast<std::uint64_t>(r.start - stop) - 1) / (0 - static_cast<std::uint64_t>(r.step)) + 1);
   }
+  return r;
 }
 
 }  // namespace
 
 Value op_slice(const Value& obj, const Value& start, const Value& stop, const Value& step) {
-  std::vector<std::int64_t> pos;
   if (obj.is_list()) {
-    slice_positions(obj.items().size(), start, stop, step, pos);
+    auto items = obj.items();
+    SliceRange r = slice_range(items.size(), start, stop, step);
     std::vector<Value> out;
-    out.reserve(pos.size());
-    for (auto i : pos) out.push_back(obj.items()[static_cast<std::size_t>(i)]);
+    out.reserve(r.count);
+    for (std::size_t k = 0; k < r.count; ++k) out.push_back(items[r[k]]);
     return Value::list(std::move(out), obj.is_tuple());
   }
   if (obj.is_string()) {
     std::string_view s = obj.str();
     if (is_ascii(s)) {
-      slice_positions(s.size(), start, stop, step, pos);
+      SliceRange r = slice_range(s.size(), start, stop, step);
+      if (r.count && r.step == 1) return Value(s.substr(r[0], r.count));
       std::string out;
-      out.reserve(pos.size());
-      if (!pos.empty() && (step.is_none() || (step.is_integral() && step.as_int() == 1)))
-        return Value(s.substr(static_cast<std::size_t>(pos.front()), pos.size()));
-      for (auto i : pos) out += s[static_cast<std::size_t>(i)];
+      out.reserve(r.count);
+      for (std::size_t k = 0; k < r.count; ++k) out += s[r[k]];
       return Value(std::move(out));
     }
     std::vector<std::size_t> offsets;
     code_point_offsets(s, offsets);
-    slice_positions(offsets.size() - 1, start, stop, step, pos);
+    SliceRange r = slice_range(offsets.size() - 1, start, stop, step);
     std::string out;
-    for (auto i : pos) {
-      auto k = static_cast<std::size_t>(i);
-      out.append(s, offsets[k], offsets[k + 1] - offsets[k]);
-    }
+    for (std::size_t k = 0; k < r.count; ++k) out.append(s, offsets[r[k]], offsets[r[k] + 1] - offsets[r[k]]);
     return Value(std::move(out));
   }
   if (obj.is_undefined()) undefined_error(obj);
