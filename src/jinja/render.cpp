@@ -124,9 +124,16 @@ Renderer::Flow Renderer::exec_stmt(const Stmt& s, const Ref<Frame>& frame) {
       return Flow::Normal;
     }
     case StmtKind::If: {
-      at(s.loc);
-      if (truth(*s.expr, *frame)) return exec(s.body, frame);
-      return exec(s.else_body, frame);
+      // An elif chain (an else whose whole body is an if) is walked here, as exec_stmt() would
+      // walk it: a chat template's role chain costs no call per branch.
+      const Stmt* x = &s;
+      for (;;) {
+        at(x->loc);
+        if (truth(*x->expr, *frame)) return exec(x->body, frame);
+        if (x->else_body.size() != 1 || x->else_body[0]->kind != StmtKind::If) return exec(x->else_body, frame);
+        x = x->else_body[0].get();
+        step();
+      }
     }
     case StmtKind::For: {
       at(s.loc);

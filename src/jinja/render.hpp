@@ -81,7 +81,7 @@ class Renderer {
   // tojson_to_output (name is tojson): the JSON is appended to the output and none is returned.
   Value filter(std::string_view name, const Value& input, Args& args, bool tojson_to_output = false);
   bool test(std::string_view name, const Value& input, Args& args);
-  void step() {
+  [[gnu::always_inline]] void step() {
     if (++steps_ > limits_.max_steps) raise("LimitError", "template exceeded the step limit");
   }
   void check_size(std::size_t n) const {
