@@ -143,6 +143,11 @@ class Parser {
         s->loc = l;
         s->expr = parse_tuple(true, {}, false);
         expect(Tok::VariableEnd, "end of print statement");
+        if (s->expr->kind == ExprKind::Const && s->expr->value.is_string()) {  // {{- '<|im_end|>\n' }}
+          s->kind = StmtKind::Data;
+          s->text = std::string(s->expr->value.str());
+          s->expr.reset();
+        }
         body.push_back(std::move(s));
       } else if (tok.type == Tok::BlockBegin) {
         next();
