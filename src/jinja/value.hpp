@@ -325,7 +325,7 @@ inline const BoxObject* box_of(const Value& v) noexcept {
 // Byte equality, inline for the short strings templates compare (roles, keys, attribute names),
 // where a call to memcmp cost more than the comparison: up to 16 bytes take two overlapping
 // loads of each side.
-inline bool same_text(std::string_view a, std::string_view b) noexcept {
+[[gnu::always_inline]] inline bool same_text(std::string_view a, std::string_view b) noexcept {
   std::size_t n = a.size();
   if (n != b.size()) return false;
   const char* x = a.data();
