@@ -109,7 +109,7 @@ Renderer::Flow Renderer::exec_stmt(const Stmt& s, const Ref<Frame>& frame) {
           emit_sum(*s.expr, *frame))
         return Flow::Normal;
       // {{ x | tojson }}: the JSON is written straight into the output, not into a string value first.
-      if (s.expr->kind == ExprKind::Filter && s.expr->children[0] && s.expr->attr == "tojson") {
+      if (s.expr->kind == ExprKind::Filter && s.expr->children[0] && same_text(s.expr->attr, "tojson")) {
         eval_filter(*s.expr, *frame, nullptr, true);
         return Flow::Normal;
       }
