@@ -31,13 +31,19 @@ class Reader {
  public:
   Reader(std::string_view json, ValueArena* arena)
       : begin_(json.data()), p_(json.data()), end_(json.data() + json.size()), arena_(arena) {}
+  Reader(const Reader&) = delete;
+  Reader& operator=(const Reader&) = delete;
+  ~Reader() {
+    // A read that failed leaves the members of the containers it was in; without an arena they
+    // may hold references. (In an arena every value is uncounted.)
+    if (!arena_)
+      for (Value* v = slots_; v != top_; ++v) v->~Value();
+  }
 
   Value document() {
-    items_.clear();  // a read that failed may have left its partial containers
-    entries_.clear();
     skip_space();
     if (p_ == end_) fail("no JSON value (the text is empty or only whitespace)");
-    Value v = value(0);
+    Value v = p_ != end_ && *p_ == '"' ? string() : container_or_scalar(0);
     skip_space();
     if (p_ != end_) fail("unexpected text after the JSON value");
     return v;
@@ -53,20 +59,55 @@ class Reader {
   }
 
   void skip_space() {
-    // Most calls find no whitespace (compact JSON) or one space (after ':' in pretty JSON).
-    if (p_ == end_ || static_cast<unsigned char>(*p_) > ' ') return;
-    if (*p_ == ' ' && end_ - p_ > 1 && static_cast<unsigned char>(p_[1]) > ' ') {
+    if (p_ != end_ && static_cast<unsigned char>(*p_) <= ' ') skip_space_run();
+  }
+
+  // After ':': pretty JSON's one space inline.
+  void skip_space_after_colon() {
+    if (p_ != end_ && *p_ == ' ' && end_ - p_ > 1 && static_cast<unsigned char>(p_[1]) > ' ') {
       ++p_;
       return;
     }
-    skip_space_run();
+    skip_space();
   }
 
+  // After '{', '[' or ',': pretty JSON's newline and indentation inline.
+  void skip_line_break() {
+#ifdef __SSE2__
+    if (end_ - p_ > 16 && *p_ == '\n') {
+      if (unsigned m = not_spaces(p_ + 1)) {
+        const char* p = p_ + 1 + std::countr_zero(m);
+        if (static_cast<unsigned char>(*p) > ' ') {
+          p_ = p;
+          return;
+        }
+      }
+    }
+#endif
+    skip_space();
+  }
+
+#ifdef __SSE2__
+  // The 16 bytes at p as a bit mask: set where a byte is not ' '.
+  static unsigned not_spaces(const char* p) {
+    __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+    return ~static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8(' ')))) & 0xFFFF;
+  }
+#endif
+
+  // From a whitespace byte at p_.
   [[gnu::noinline]] void skip_space_run() {
     const char* p = p_;
 #ifdef __SSE2__
-    // Pretty-printed requests are a third whitespace: a newline, then a run of indentation.
-    bool found = scan16(p, end_, [](__m128i v) {
+    // Pretty-printed requests are a third whitespace, nearly all of it a newline and a run of
+    // spaces: one compare per 16 bytes finds its end.
+    p += *p == '\n';
+    if (scan16(p, end_, not_spaces) && static_cast<unsigned char>(*p) > ' ') {
+      p_ = p;
+      return;
+    }
+    bool found = scan16(p, end_, [](const char* at) {
+      __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(at));
       __m128i space =
           _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8(' ')), _mm_cmpeq_epi8(v, _mm_set1_epi8('\n'))),
                        _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('\r')), _mm_cmpeq_epi8(v, _mm_set1_epi8('\t'))));
@@ -82,12 +123,12 @@ class Reader {
   }
 
 #ifdef __SSE2__
-  // Moves p 16 bytes at a time to the first byte `hits` (a block's bit mask) flags: true; false
-  // where fewer than 16 bytes remain (the caller scans the rest).
+  // Moves p 16 bytes at a time to the first byte `hits` (a bit mask of the 16 bytes at p) flags:
+  // true; false where fewer than 16 bytes remain (the caller scans the rest).
   template <class Hits>
   static bool scan16(const char*& p, const char* end, Hits hits) {
     for (; end - p >= 16; p += 16)
-      if (unsigned m = hits(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)))) {
+      if (unsigned m = hits(p)) {
         p += std::countr_zero(m);
         return true;
       }
@@ -95,15 +136,16 @@ class Reader {
   }
 #endif
 
-  Value value(int depth) {
+  // The value at p_ when it is not a string (strings are read in the container's frame).
+  Value container_or_scalar(int depth) {
+    if (p_ != end_ && *p_ == '{') return object(depth + 1);
+    if (p_ != end_ && *p_ == '[') return array(depth + 1);
+    return scalar();
+  }
+
+  [[gnu::noinline]] Value scalar() {
     if (p_ == end_) fail_expected("a value");
     switch (*p_) {
-      case '{':
-        return object(depth + 1);
-      case '[':
-        return array(depth + 1);
-      case '"':
-        return string();
       case 't':
         return literal("true", Value(true));
       case 'f':
@@ -123,94 +165,138 @@ class Reader {
     return v;
   }
 
-  Value array(int depth) {
+  // The members of the containers being read, innermost last (a dict's as key, value), are in
+  // raw slots reused across reads on this thread. A container reserves a member's slots before
+  // reading it, and moves its members out by copying their bytes: a Value's move is a copy of
+  // its 16 bytes, and a slot left behind holds nothing to release.
+  void reserve(std::ptrdiff_t n) {
+    if (limit_ - top_ < n) grow();
+  }
+  [[gnu::noinline]] void grow() {
+    auto used = static_cast<std::size_t>(top_ - slots_);
+    std::size_t capacity = std::max<std::size_t>(64, 2 * static_cast<std::size_t>(limit_ - slots_));
+    auto* slots = static_cast<Value*>(::operator new(capacity * sizeof(Value)));
+    if (used) std::memcpy(static_cast<void*>(slots), static_cast<const void*>(slots_), used * sizeof(Value));
+    ::operator delete(slots_);
+    scratch().slots = slots_ = slots;
+    scratch().capacity = capacity;
+    top_ = slots + used;
+    limit_ = slots + capacity;
+  }
+
+  // The value at p_ (whitespace skipped) into the slot reserved at top_.
+  void member(int depth) {
+    if (p_ != end_ && *p_ == '"') {
+      ::new (top_) Value(string());
+    } else {
+      Value v = container_or_scalar(depth);  // may move the slots
+      ::new (top_) Value(std::move(v));
+    }
+    ++top_;
+  }
+
+  [[gnu::noinline]] Value array(int depth) {
     if (depth > kMaxDepth) fail("nesting deeper than " + std::to_string(kMaxDepth) + " levels");
     ++p_;
-    std::size_t first = items_.size();
-    skip_space();
+    auto first = top_ - slots_;
+    skip_line_break();
     if (p_ != end_ && *p_ == ']') {
       ++p_;
     } else {
-      do {
+      for (;;) {
+        reserve(1);
+        member(depth);
         skip_space();
-        items_.push_back(value(depth));
-      } while (another(']', "',' or ']' in an array"));
+        if (p_ != end_ && *p_ == ',') {
+          ++p_;
+          skip_line_break();
+          continue;
+        }
+        if (p_ != end_ && *p_ == ']') {
+          ++p_;
+          break;
+        }
+        fail_expected("',' or ']' in an array");
+      }
     }
-    Value list;
-    if (arena_)
-      list = Value::borrowed(
-          Type::List, ::new (arena_->allocate(sizeof(ListObject))) ListObject(move_to_arena(items_, first), false));
-    else
-      list = Value::list(move_out(items_, first));
-    items_.resize(first);
-    return list;
+    Value* from = slots_ + first;
+    auto n = static_cast<std::size_t>(top_ - from);
+    if (!arena_) {
+      Value list = Value::list({std::make_move_iterator(from), std::make_move_iterator(top_)});
+      top_ = from;
+      return list;
+    }
+    // The list and its items in one piece of the arena.
+    static_assert(sizeof(ListObject) % alignof(Value) == 0);
+    void* place = arena_->allocate(sizeof(ListObject) + n * sizeof(Value));
+    auto* items = reinterpret_cast<Value*>(static_cast<char*>(place) + sizeof(ListObject));
+    for (std::size_t i = 0; i < n; ++i) ::new (&items[i]) Value(std::move(from[i]));
+    top_ = from;
+    return Value::borrowed(Type::List, ::new (place) ListObject(std::span<const Value>(items, n), false));
   }
 
-  // After a member: true at a ',' (another member follows), false at the closing bracket.
-  bool another(char close, const char* expected) {
-    skip_space();
-    if (p_ != end_ && *p_ == ',') {
-      ++p_;
-      return true;
-    }
-    if (p_ != end_ && *p_ == close) {
-      ++p_;
-      return false;
-    }
-    fail_expected(expected);
-  }
-
-  // The members read since `first`, moved to the arena or to a vector of their own.
-  template <class T>
-  std::span<T> move_to_arena(std::vector<T>& scratch, std::size_t first) {
-    std::span<T> out = arena_->allocate_array<T>(scratch.size() - first);
-    for (std::size_t i = 0; i < out.size(); ++i) new (&out[i]) T(std::move(scratch[first + i]));
-    return out;
-  }
-  template <class T>
-  static std::vector<T> move_out(std::vector<T>& scratch, std::size_t first) {
-    return {std::make_move_iterator(scratch.begin() + static_cast<std::ptrdiff_t>(first)),
-            std::make_move_iterator(scratch.end())};
-  }
-
-  Value object(int depth) {
+  [[gnu::noinline]] Value object(int depth) {
     if (depth > kMaxDepth) fail("nesting deeper than " + std::to_string(kMaxDepth) + " levels");
     ++p_;
-    std::size_t first = entries_.size();
+    auto first = top_ - slots_;
     // One bit per key from its size and first and last bytes: no bit set twice proves the keys
     // distinct, which spares the dict its pairwise duplicate check (a quarter of reading a chat
     // request's objects).
     std::uint64_t key_bits = 0;
-    bool keys_distinct = true;
-    skip_space();
+    std::uint64_t repeated_bits = 0;
+    skip_line_break();
     if (p_ != end_ && *p_ == '}') {
       ++p_;
     } else {
-      do {
-        skip_space();
+      for (;;) {
         if (p_ == end_ || *p_ != '"') fail_expected("a string key in an object");
+        reserve(2);
         std::string_view k = string_text();
-        std::size_t mix = k.size() * 7 +
-                          (k.empty() ? 0 : static_cast<unsigned char>(k[0]) * 3 + static_cast<unsigned char>(k.back()));
-        std::uint64_t bit = std::uint64_t{1} << (mix & 63);
-        keys_distinct = keys_distinct && !(key_bits & bit);
+        // An empty key's first and last bytes are its quotes in the text (an escaped key is never empty).
+        const char* key = k.data();
+        std::uint64_t bit =
+            std::uint64_t{1} << ((k.size() * 7 + static_cast<unsigned char>(key[0]) * 3u +
+                                  static_cast<unsigned char>(key[k.size() - 1])) &
+                                 63);
+        repeated_bits |= key_bits & bit;
         key_bits |= bit;
-        Value key = string_value(k);
+        ::new (top_++) Value(string_value(k));
         skip_space();
         if (p_ == end_ || *p_ != ':') fail_expected("':' after an object key");
         ++p_;
+        skip_space_after_colon();
+        member(depth);
         skip_space();
-        entries_.emplace_back(std::move(key), value(depth));
-      } while (another('}', "',' or '}' in an object"));
+        if (p_ != end_ && *p_ == ',') {
+          ++p_;
+          skip_line_break();
+          continue;
+        }
+        if (p_ != end_ && *p_ == '}') {
+          ++p_;
+          break;
+        }
+        fail_expected("',' or '}' in an object");
+      }
     }
-    Value dict;
-    if (arena_)
-      dict = Value::borrowed(Type::Dict, ::new (arena_->allocate(sizeof(DictObject)))
-                                             DictObject(move_to_arena(entries_, first), *arena_, keys_distinct));
-    else
-      dict = Value::dict(move_out(entries_, first));
-    entries_.resize(first);
-    return dict;
+    using Entry = DictObject::Entry;
+    Value* from = slots_ + first;
+    auto n = static_cast<std::size_t>(top_ - from) / 2;
+    if (!arena_) {
+      std::vector<Entry> entries;
+      entries.reserve(n);
+      for (std::size_t i = 0; i < n; ++i) entries.emplace_back(std::move(from[2 * i]), std::move(from[2 * i + 1]));
+      top_ = from;
+      return Value::dict(std::move(entries));
+    }
+    // The dict and its entries in one piece of the arena.
+    static_assert(sizeof(DictObject) % alignof(Entry) == 0);
+    void* place = arena_->allocate(sizeof(DictObject) + n * sizeof(Entry));
+    auto* entries = reinterpret_cast<Entry*>(static_cast<char*>(place) + sizeof(DictObject));
+    for (std::size_t i = 0; i < n; ++i) ::new (&entries[i]) Entry(std::move(from[2 * i]), std::move(from[2 * i + 1]));
+    top_ = from;
+    return Value::borrowed(Type::Dict,
+                           ::new (place) DictObject(std::span<Entry>(entries, n), *arena_, repeated_bits == 0));
   }
 
   // Moves p_ to the first byte that ends a plain run ('"', '\\', a control or non-ASCII), or to
@@ -218,7 +304,8 @@ class Reader {
   void skip_plain() {
     const char* p = p_;
 #ifdef __SSE2__
-    bool found = scan16(p, end_, [](__m128i v) {
+    bool found = scan16(p, end_, [](const char* at) {
+      __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(at));
       // As signed bytes, controls and non-ASCII bytes are both below 0x20.
       __m128i special =
           _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('"')), _mm_cmpeq_epi8(v, _mm_set1_epi8('\\'))),
@@ -275,9 +362,11 @@ class Reader {
     }
   }
 
+  // Decodes into unescaped_ through a raw cursor (a decoding is never longer than its text).
   std::string_view escaped_string_text(const char* start) {
-    std::string& out = unescaped_;
-    out.assign(start, p_);
+    std::size_t n = static_cast<std::size_t>(p_ - start);
+    room(n);
+    std::memcpy(unescaped_.data(), start, n);
     for (;;) {
       if (p_ == end_) fail("unterminated string");
       auto c = static_cast<unsigned char>(*p_);
@@ -285,23 +374,30 @@ class Reader {
         ++p_;
         break;
       }
-      const char* from = p_;
       if (c == '\\') {
-        escape(out);
+        room(n + 4);
+        n += escape(unescaped_.data() + n);
         continue;
       }
       if (c < 0x20) fail("control character in a string (it must be escaped)");
+      const char* from = p_;
       if (c >= 0x80) skip_utf8();
       skip_plain();
-      out.append(from, p_);
+      room(n + static_cast<std::size_t>(p_ - from));
+      std::memcpy(unescaped_.data() + n, from, static_cast<std::size_t>(p_ - from));
+      n += static_cast<std::size_t>(p_ - from);
     }
-    if (!arena_) return out;
-    auto* chars = static_cast<char*>(arena_->allocate(out.size()));
-    std::memcpy(chars, out.data(), out.size());
-    return {chars, out.size()};
+    if (!arena_) return {unescaped_.data(), n};
+    auto* chars = static_cast<char*>(arena_->allocate(n));
+    std::memcpy(chars, unescaped_.data(), n);
+    return {chars, n};
+  }
+  void room(std::size_t size) {
+    if (unescaped_.size() < size) unescaped_.resize(std::max(size, 2 * unescaped_.size()));
   }
 
-  void escape(std::string& out) {
+  // The escape at p_, written at out (at most four bytes): how many bytes it wrote.
+  std::size_t escape(char* out) {
     const char* backslash = p_++;
     if (p_ == end_) fail("unterminated string");
     char c = *p_++;
@@ -309,23 +405,23 @@ class Reader {
       case '"':
       case '\\':
       case '/':
-        out += c;
-        return;
+        *out = c;
+        return 1;
       case 'b':
-        out += '\b';
-        return;
+        *out = '\b';
+        return 1;
       case 'f':
-        out += '\f';
-        return;
+        *out = '\f';
+        return 1;
       case 'n':
-        out += '\n';
-        return;
+        *out = '\n';
+        return 1;
       case 'r':
-        out += '\r';
-        return;
+        *out = '\r';
+        return 1;
       case 't':
-        out += '\t';
-        return;
+        *out = '\t';
+        return 1;
       case 'u':
         break;
       default:
@@ -342,7 +438,27 @@ class Reader {
     } else if (cp >= 0xDC00 && cp <= 0xDFFF) {
       fail("a low surrogate escape without a high one");
     }
-    append_utf8(out, cp);
+    auto byte = [](char32_t bits) { return static_cast<char>(bits); };
+    if (cp < 0x80) {
+      out[0] = byte(cp);
+      return 1;
+    }
+    if (cp < 0x800) {
+      out[0] = byte(0xC0 | (cp >> 6));
+      out[1] = byte(0x80 | (cp & 0x3F));
+      return 2;
+    }
+    if (cp < 0x10000) {
+      out[0] = byte(0xE0 | (cp >> 12));
+      out[1] = byte(0x80 | ((cp >> 6) & 0x3F));
+      out[2] = byte(0x80 | (cp & 0x3F));
+      return 3;
+    }
+    out[0] = byte(0xF0 | (cp >> 18));
+    out[1] = byte(0x80 | ((cp >> 12) & 0x3F));
+    out[2] = byte(0x80 | ((cp >> 6) & 0x3F));
+    out[3] = byte(0x80 | (cp & 0x3F));
+    return 4;
   }
 
   char32_t hex4() {
@@ -430,24 +546,28 @@ class Reader {
     return Value(d);
   }
 
-  const char* begin_;
-  const char* p_;
-  const char* end_;
-  ValueArena* arena_;
-  // Children of the containers being read, innermost last; reused across reads on this thread.
-  std::vector<Value>& items_ = scratch().items;
-  std::vector<DictObject::Entry>& entries_ = scratch().entries;
-  std::string& unescaped_ = scratch().unescaped;
-
   struct Scratch {
-    std::vector<Value> items;
-    std::vector<DictObject::Entry> entries;
+    Value* slots = nullptr;
+    std::size_t capacity = 0;
     std::string unescaped;
+    Scratch() = default;
+    Scratch(const Scratch&) = delete;
+    Scratch& operator=(const Scratch&) = delete;
+    ~Scratch() { ::operator delete(slots); }
   };
   static Scratch& scratch() {
     thread_local Scratch s;
     return s;
   }
+
+  const char* begin_;
+  const char* p_;
+  const char* end_;
+  ValueArena* arena_;
+  Value* slots_ = scratch().slots;
+  Value* top_ = slots_;  // the next free slot
+  Value* limit_ = slots_ + scratch().capacity;
+  std::string& unescaped_ = scratch().unescaped;
 };
 
 }  // namespace
