@@ -62,19 +62,12 @@ class Reader {
     if (p_ != end_ && static_cast<unsigned char>(*p_) <= ' ') skip_space_run();
   }
 
-  // After ':': pretty JSON's one space inline.
-  void skip_space_after_colon() {
-    if (p_ != end_ && *p_ == ' ' && end_ - p_ > 1 && static_cast<unsigned char>(p_[1]) > ' ') {
-      ++p_;
-      return;
-    }
-    skip_space();
-  }
-
-  // After '{', '[' or ',': pretty JSON's newline and indentation inline.
+  // Where pretty-printed JSON breaks lines (after '{', '[', ',' and a member): a newline and a
+  // run of indentation spaces, found inline.
   void skip_line_break() {
+    if (p_ == end_ || static_cast<unsigned char>(*p_) > ' ') return;
 #ifdef __SSE2__
-    if (end_ - p_ > 16 && *p_ == '\n') {
+    if (*p_ == '\n' && end_ - p_ > 16) {
       if (unsigned m = not_spaces(p_ + 1)) {
         const char* p = p_ + 1 + std::countr_zero(m);
         if (static_cast<unsigned char>(*p) > ' ') {
@@ -84,7 +77,17 @@ class Reader {
       }
     }
 #endif
-    skip_space();
+    skip_space_run();
+  }
+
+  // After ':': pretty JSON's one space, inline.
+  void skip_space_after_colon() {
+    if (p_ == end_ || static_cast<unsigned char>(*p_) > ' ') return;
+    if (*p_ == ' ' && end_ - p_ > 1 && static_cast<unsigned char>(p_[1]) > ' ') {
+      ++p_;
+      return;
+    }
+    skip_space_run();
   }
 
 #ifdef __SSE2__
@@ -184,6 +187,16 @@ class Reader {
     limit_ = slots + capacity;
   }
 
+  // Moves the n slots from `from` (the innermost container's members) to `to` in the arena:
+  // their bytes, as Value's own moves copy them, without the moves' stores to the slots left
+  // behind, which are dropped unread.
+  void* relocate(Value* from, std::size_t n, void* to) {
+    for (std::size_t i = 0; i < n; ++i)
+      std::memcpy(static_cast<char*>(to) + i * sizeof(Value), static_cast<const void*>(from + i), sizeof(Value));
+    top_ = from;
+    return to;
+  }
+
   // The value at p_ (whitespace skipped) into the slot reserved at top_.
   void member(int depth) {
     if (p_ != end_ && *p_ == '"') {
@@ -206,7 +219,7 @@ class Reader {
       for (;;) {
         reserve(1);
         member(depth);
-        skip_space();
+        skip_line_break();
         if (p_ != end_ && *p_ == ',') {
           ++p_;
           skip_line_break();
@@ -229,9 +242,7 @@ class Reader {
     // The list and its items in one piece of the arena.
     static_assert(sizeof(ListObject) % alignof(Value) == 0);
     void* place = arena_->allocate(sizeof(ListObject) + n * sizeof(Value));
-    auto* items = reinterpret_cast<Value*>(static_cast<char*>(place) + sizeof(ListObject));
-    for (std::size_t i = 0; i < n; ++i) ::new (&items[i]) Value(std::move(from[i]));
-    top_ = from;
+    auto* items = static_cast<Value*>(relocate(from, n, static_cast<char*>(place) + sizeof(ListObject)));
     return Value::borrowed(Type::List, ::new (place) ListObject(std::span<const Value>(items, n), false));
   }
 
@@ -266,7 +277,7 @@ class Reader {
         ++p_;
         skip_space_after_colon();
         member(depth);
-        skip_space();
+        skip_line_break();
         if (p_ != end_ && *p_ == ',') {
           ++p_;
           skip_line_break();
@@ -292,27 +303,29 @@ class Reader {
     // The dict and its entries in one piece of the arena.
     static_assert(sizeof(DictObject) % alignof(Entry) == 0);
     void* place = arena_->allocate(sizeof(DictObject) + n * sizeof(Entry));
-    auto* entries = reinterpret_cast<Entry*>(static_cast<char*>(place) + sizeof(DictObject));
-    for (std::size_t i = 0; i < n; ++i) ::new (&entries[i]) Entry(std::move(from[2 * i]), std::move(from[2 * i + 1]));
-    top_ = from;
+    auto* entries = static_cast<Entry*>(relocate(from, 2 * n, static_cast<char*>(place) + sizeof(DictObject)));
     return Value::borrowed(Type::Dict,
                            ::new (place) DictObject(std::span<Entry>(entries, n), *arena_, repeated_bits == 0));
   }
+
+#ifdef __SSE2__
+  // The 16 bytes at p as a bit mask: set where a byte ends a plain run.
+  static unsigned special_bytes(const char* p) {
+    __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+    // As signed bytes, controls and non-ASCII bytes are both below 0x20.
+    __m128i special =
+        _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('"')), _mm_cmpeq_epi8(v, _mm_set1_epi8('\\'))),
+                     _mm_cmplt_epi8(v, _mm_set1_epi8(0x20)));
+    return static_cast<unsigned>(_mm_movemask_epi8(special));
+  }
+#endif
 
   // Moves p_ to the first byte that ends a plain run ('"', '\\', a control or non-ASCII), or to
   // the end.
   void skip_plain() {
     const char* p = p_;
 #ifdef __SSE2__
-    bool found = scan16(p, end_, [](const char* at) {
-      __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(at));
-      // As signed bytes, controls and non-ASCII bytes are both below 0x20.
-      __m128i special =
-          _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('"')), _mm_cmpeq_epi8(v, _mm_set1_epi8('\\'))),
-                       _mm_cmplt_epi8(v, _mm_set1_epi8(0x20)));
-      return static_cast<unsigned>(_mm_movemask_epi8(special));
-    });
-    if (found) {
+    if (scan16(p, end_, special_bytes)) {
       p_ = p;
       return;
     }
@@ -362,10 +375,11 @@ class Reader {
     }
   }
 
-  // Decodes into unescaped_ through a raw cursor (a decoding is never longer than its text).
+  // Decodes into unescaped_, with room for 16 more bytes kept ahead of what is written (an
+  // escape writes at most four).
   std::string_view escaped_string_text(const char* start) {
     std::size_t n = static_cast<std::size_t>(p_ - start);
-    room(n);
+    room(n + 16);
     std::memcpy(unescaped_.data(), start, n);
     for (;;) {
       if (p_ == end_) fail("unterminated string");
@@ -375,17 +389,17 @@ class Reader {
         break;
       }
       if (c == '\\') {
-        room(n + 4);
         n += escape(unescaped_.data() + n);
-        continue;
+      } else {
+        if (c < 0x20) fail("control character in a string (it must be escaped)");
+        if (c >= 0x80) {
+          const char* from = p_;
+          skip_utf8();
+          while (from != p_) unescaped_[n++] = *from++;
+        }
+        n = copy_plain(n);
       }
-      if (c < 0x20) fail("control character in a string (it must be escaped)");
-      const char* from = p_;
-      if (c >= 0x80) skip_utf8();
-      skip_plain();
-      room(n + static_cast<std::size_t>(p_ - from));
-      std::memcpy(unescaped_.data() + n, from, static_cast<std::size_t>(p_ - from));
-      n += static_cast<std::size_t>(p_ - from);
+      room(n + 16);
     }
     if (!arena_) return {unescaped_.data(), n};
     auto* chars = static_cast<char*>(arena_->allocate(n));
@@ -394,6 +408,26 @@ class Reader {
   }
   void room(std::size_t size) {
     if (unescaped_.size() < size) unescaped_.resize(std::max(size, 2 * unescaped_.size()));
+  }
+  // Copies the plain run at p_ to unescaped_ at n (room for 16 bytes there): the new n.
+  std::size_t copy_plain(std::size_t n) {
+#ifdef __SSE2__
+    for (; end_ - p_ >= 16; p_ += 16, n += 16) {
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(unescaped_.data() + n),
+                       _mm_loadu_si128(reinterpret_cast<const __m128i*>(p_)));
+      if (unsigned m = special_bytes(p_)) {
+        p_ += std::countr_zero(m);
+        return n + static_cast<std::size_t>(std::countr_zero(m));
+      }
+      room(n + 32);
+    }
+#endif
+    const char* from = p_;
+    skip_plain();
+    auto k = static_cast<std::size_t>(p_ - from);
+    room(n + k + 16);
+    std::memcpy(unescaped_.data() + n, from, k);
+    return n + k;
   }
 
   // The escape at p_, written at out (at most four bytes): how many bytes it wrote.
