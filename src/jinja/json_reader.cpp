@@ -29,16 +29,12 @@ constexpr int kMaxDepth = 1000;  // deeper nesting is refused: the reader recurs
 
 class Reader {
  public:
-  Reader(std::string_view json, ValueArena* arena)
+  // Every container and unescaped string goes to `arena`; no value read holds a reference, so
+  // a read that fails leaves nothing to release in the slots.
+  Reader(std::string_view json, ValueArena& arena)
       : begin_(json.data()), p_(json.data()), end_(json.data() + json.size()), arena_(arena) {}
   Reader(const Reader&) = delete;
   Reader& operator=(const Reader&) = delete;
-  ~Reader() {
-    // A read that failed leaves the members of the containers it was in; without an arena they
-    // may hold references. (In an arena every value is uncounted.)
-    if (!arena_)
-      for (Value* v = slots_; v != top_; ++v) v->~Value();
-  }
 
   Value document() {
     skip_space();
@@ -234,14 +230,9 @@ class Reader {
     }
     Value* from = slots_ + first;
     auto n = static_cast<std::size_t>(top_ - from);
-    if (!arena_) {
-      Value list = Value::list({std::make_move_iterator(from), std::make_move_iterator(top_)});
-      top_ = from;
-      return list;
-    }
     // The list and its items in one piece of the arena.
     static_assert(sizeof(ListObject) % alignof(Value) == 0);
-    void* place = arena_->allocate(sizeof(ListObject) + n * sizeof(Value));
+    void* place = arena_.allocate(sizeof(ListObject) + n * sizeof(Value));
     auto* items = static_cast<Value*>(relocate(from, n, static_cast<char*>(place) + sizeof(ListObject)));
     return Value::borrowed(Type::List, ::new (place) ListObject(std::span<const Value>(items, n), false));
   }
@@ -293,19 +284,12 @@ class Reader {
     using Entry = DictObject::Entry;
     Value* from = slots_ + first;
     auto n = static_cast<std::size_t>(top_ - from) / 2;
-    if (!arena_) {
-      std::vector<Entry> entries;
-      entries.reserve(n);
-      for (std::size_t i = 0; i < n; ++i) entries.emplace_back(std::move(from[2 * i]), std::move(from[2 * i + 1]));
-      top_ = from;
-      return Value::dict(std::move(entries));
-    }
     // The dict and its entries in one piece of the arena.
     static_assert(sizeof(DictObject) % alignof(Entry) == 0);
-    void* place = arena_->allocate(sizeof(DictObject) + n * sizeof(Entry));
+    void* place = arena_.allocate(sizeof(DictObject) + n * sizeof(Entry));
     auto* entries = static_cast<Entry*>(relocate(from, 2 * n, static_cast<char*>(place) + sizeof(DictObject)));
     return Value::borrowed(Type::Dict,
-                           ::new (place) DictObject(std::span<Entry>(entries, n), *arena_, repeated_bits == 0));
+                           ::new (place) DictObject(std::span<Entry>(entries, n), arena_, repeated_bits == 0));
   }
 
 #ifdef __SSE2__
@@ -346,16 +330,26 @@ class Reader {
 
   Value string() { return string_value(string_text()); }
 
-  Value string_value(std::string_view text) const {
-    return arena_ ? Value::borrowed(text) : owned_string(text);  // borrowed() copies what is over 4 GiB
+  static Value string_value(std::string_view text) {
+    return Value::borrowed(text);  // which copies what is over 4 GiB
   }
 
-  [[gnu::noinline]] static Value owned_string(std::string_view text) { return Value(text); }
-
   // The text of the string whose opening quote is at p_: a view of the JSON text, or, with
-  // escapes, of its decoding in the arena (or without one, in a buffer the next string reuses).
+  // escapes, of its decoding in the arena.
   std::string_view string_text() {
     const char* start = ++p_;
+#ifdef __SSE2__
+    // Most strings (keys above all) are plain and at most 16 bytes: one block and the byte after
+    // it hold them.
+    if (end_ - start > 16) {
+      unsigned m = special_bytes(start);
+      auto size = static_cast<std::size_t>(std::countr_zero(m | 0x10000));
+      if (start[size] == '"') {
+        p_ = start + size + 1;
+        return {start, size};
+      }
+    }
+#endif
     skip_plain();
     if (p_ != end_ && *p_ == '"') return {start, static_cast<std::size_t>(p_++ - start)};
     return special_string_text(start);
@@ -401,8 +395,7 @@ class Reader {
       }
       room(n + 16);
     }
-    if (!arena_) return {unescaped_.data(), n};
-    auto* chars = static_cast<char*>(arena_->allocate(n));
+    auto* chars = static_cast<char*>(arena_.allocate(n));
     std::memcpy(chars, unescaped_.data(), n);
     return {chars, n};
   }
@@ -597,7 +590,7 @@ class Reader {
   const char* begin_;
   const char* p_;
   const char* end_;
-  ValueArena* arena_;
+  ValueArena& arena_;
   Value* slots_ = scratch().slots;
   Value* top_ = slots_;  // the next free slot
   Value* limit_ = slots_ + scratch().capacity;
@@ -609,9 +602,35 @@ class Reader {
 JsonSyntaxError::JsonSyntaxError(const std::string& what, std::size_t offset)
     : std::runtime_error(what + " at byte offset " + std::to_string(offset)), reason_(what), offset_(offset) {}
 
+namespace {
+// A value read into an arena, rebuilt to own all it holds.
+Value owned_copy(const Value& v) {
+  switch (v.type()) {
+    case Type::String:
+      return Value(v.str());
+    case Type::List: {
+      std::vector<Value> items;
+      items.reserve(v.items().size());
+      for (const Value& item : v.items()) items.push_back(owned_copy(item));
+      return Value::list(std::move(items));
+    }
+    case Type::Dict: {
+      std::vector<DictObject::Entry> entries;
+      entries.reserve(v.dict().size());
+      for (const auto& [key, item] : v.dict().entries()) entries.emplace_back(owned_copy(key), owned_copy(item));
+      return Value::dict(std::move(entries));
+    }
+    default:
+      return v;
+  }
+}
+}  // namespace
+
 Value read_json(std::string_view json, ValueArena* arena) {
-  Reader reader(json, arena);
-  return reader.document();
+  if (arena) return Reader(json, *arena).document();
+  // Without an arena: read into one of its own (the reader's one fast path), then copy out.
+  ValueArena own;
+  return owned_copy(Reader(json, own).document());
 }
 
 Value value_from_json(std::string_view json) {
