@@ -3,6 +3,8 @@
 // byte offset of the fault, never crash or be read partly.
 #include <gtest/gtest.h>
 
+#include <cstring>
+#include <memory>
 #include <random>
 
 #include "jinja/runtime.hpp"
@@ -52,6 +54,34 @@ TEST(JsonReader, ValuesAsPythonReadsThem) {
       {" \n\t\r [ 1 , 2 ] \n", "[1, 2]"},
       {R"(["a long string that crosses several sixteen-byte blocks before its \"escape\" and its end"])",
        R"(['a long string that crosses several sixteen-byte blocks before its "escape" and its end'])"},
+  };
+  for (auto& [json, expected] : cases) EXPECT_EQ(repr_both_ways(json), expected) << json;
+}
+
+// The reader's fast paths work on 16-byte blocks: strings of at most 16 plain bytes, and a
+// newline followed by indentation spaces. Their edges, against json.loads.
+TEST(JsonReader, BlockEdgesAsPythonReadsThem) {
+  auto repeat = [](int n, char c) { return std::string(static_cast<std::size_t>(n), c); };
+  const std::pair<std::string, std::string> cases[] = {
+      {"[\"" + repeat(15, 'a') + "\", \"" + repeat(16, 'b') + "\", \"" + repeat(17, 'c') + "\"]",
+       "['" + repeat(15, 'a') + "', '" + repeat(16, 'b') + "', '" + repeat(17, 'c') + "']"},
+      {"\"" + repeat(15, 'x') + "\"", "'" + repeat(15, 'x') + "'"},
+      {"\"" + repeat(16, 'x') + "\"", "'" + repeat(16, 'x') + "'"},
+      {"\"" + repeat(17, 'x') + "\"", "'" + repeat(17, 'x') + "'"},
+      // An escape as the 16th byte, and right after 16 plain bytes.
+      {"[\"" + repeat(15, 'd') + "\\\\\", \"" + repeat(16, 'e') + "\\\"x\"]",
+       "['" + repeat(15, 'd') + "\\\\', '" + repeat(16, 'e') + "\"x']"},
+      // Keys with escapes, an empty key, and keys that are the same once unescaped.
+      {R"({"k\"ey": 1, "\u00e9": 2, "": 3, "a\\b": 4, "kkkkkkkkkkkkkkkk": 5})",
+       R"({'k"ey': 1, 'é': 2, '': 3, 'a\\b': 4, 'kkkkkkkkkkkkkkkk': 5})"},
+      {R"({"\u0061": 1, "a": 2, "": 3, "": 4})", "{'a': 2, '': 4}"},
+      // Indentation of 15, 16, 17 and 20 spaces; tabs and carriage returns in it; blank lines.
+      {"{\n" + repeat(20, ' ') + "\"a\": [\n" + repeat(15, ' ') + "1,\n" + repeat(16, ' ') + "2,\n" + repeat(17, ' ') +
+           "3\n" + repeat(14, ' ') + "]\n}",
+       "{'a': [1, 2, 3]}"},
+      {"{\n\t\"a\": 1,\r\n  \"b\":\t[\n \t 2 ,\n\n   3 ]\r\n}", "{'a': 1, 'b': [2, 3]}"},
+      {"[\n" + repeat(40, ' ') + "\"x\",\n\n" + repeat(3, ' ') + "\n" + repeat(33, ' ') + "{}\n]", "['x', {}]"},
+      {"{\"a\" :  1 , \"b\"\n:\n2}", "{'a': 1, 'b': 2}"},
   };
   for (auto& [json, expected] : cases) EXPECT_EQ(repr_both_ways(json), expected) << json;
 }
@@ -115,6 +145,58 @@ TEST(JsonReader, RefusesInvalidTextWithItsOffset) {
     }
   }
   EXPECT_THROW(value_from_json("{bad json"), TemplateError);
+}
+
+// Refused with a fault at `offset`, with or without an arena.
+void expect_refused(const std::string& json, std::size_t offset) {
+  for (bool arena : {false, true}) {
+    ValueArena storage;
+    try {
+      read_json(json, arena ? &storage : nullptr);
+      ADD_FAILURE() << "accepted: " << json;
+    } catch (const JsonSyntaxError& e) {
+      EXPECT_EQ(e.offset(), offset) << json << ": " << e.what();
+    }
+  }
+}
+
+// At the edges of the reader's 16-byte blocks (see BlockEdgesAsPythonReadsThem).
+TEST(JsonReader, RefusesInvalidTextAtBlockEdges) {
+  auto repeat = [](int n, char c) { return std::string(static_cast<std::size_t>(n), c); };
+  const std::pair<std::string, std::size_t> cases[] = {
+      {"\"" + repeat(16, 'x'), 17},
+      {"\"" + repeat(15, 'x') + "\t\"", 16},
+      {"\"" + repeat(16, 'x') + "\\", 18},
+      {"[\"" + repeat(16, 'e') + "\\x\"]", 18},
+      {"[1,\n" + repeat(20, ' '), 24},
+      {"{\n" + repeat(20, ' '), 22},
+      {"[1\n" + repeat(16, ' ') + "x]", 19},
+      {"{\"a\":\n" + repeat(16, ' ') + "}", 22},
+      {"[1,\n" + repeat(15, ' ') + "\x01]", 19},
+      {"{\"" + repeat(16, 'k') + "\"\n" + repeat(17, ' ') + "1}", 37},
+      {"{\"a\": \n" + repeat(15, ' ') + "\"b\"\n" + repeat(15, ' ') + "\"c\"}", 41},
+  };
+  for (auto& [json, offset] : cases) expect_refused(json, offset);
+}
+
+// The text is a view with nothing after it: every prefix of a pretty request, each in a heap
+// block of its exact size (a read past its end is caught under the address sanitizer), is read
+// or refused, and only the whole of it is read.
+TEST(JsonReader, ReadsNothingPastTheEndOfTheText) {
+  std::string json = "{\n \"messages\": [\n  {\n   \"role\": \"user\",\n   \"content\": \"sixteen bytes ok\"\n  },\n"
+                     "  {\n                    \"k\": \"a \\\"quoted\\\" °C string\",\n   \"n\": [1, 2.5, true, null]\n  }\n ]\n}";
+  for (std::size_t n = 0; n <= json.size(); ++n) {
+    auto exact = std::make_unique<char[]>(n ? n : 1);
+    std::memcpy(exact.get(), json.data(), n);
+    ValueArena arena;
+    try {
+      read_json(std::string_view(exact.get(), n), &arena);
+      EXPECT_EQ(n, json.size());
+    } catch (const JsonSyntaxError& e) {
+      EXPECT_LT(n, json.size());
+      EXPECT_LE(e.offset(), n);
+    }
+  }
 }
 
 TEST(JsonReader, RefusesNestingDeeperThanItsLimit) {
