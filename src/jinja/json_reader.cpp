@@ -37,15 +37,19 @@ class Reader {
   Reader& operator=(const Reader&) = delete;
 
   Value document() {
-    skip_space();
+    p_ = skip_space(p_, end_);
     if (p_ == end_) fail("no JSON value (the text is empty or only whitespace)");
-    Value v = p_ != end_ && *p_ == '"' ? string() : container_or_scalar(0);
-    skip_space();
+    Value v = *p_ == '"' ? string() : container_or_scalar(0);
+    p_ = skip_space(p_, end_);
     if (p_ != end_) fail("unexpected text after the JSON value");
     return v;
   }
 
  private:
+  // The containers' loops keep the cursor in a local, p, and the end of the text in another:
+  // p_ and end_ are members, reloaded after every store of a Value (which may alias them). p_ is
+  // set from p before anything that reads it (a failure, an out-of-line reader) and p taken back
+  // after.
   [[noreturn]] void fail(const std::string& what) const {
     throw JsonSyntaxError(what, static_cast<std::size_t>(p_ - begin_));
   }
@@ -53,37 +57,35 @@ class Reader {
     if (p_ == end_) fail(std::string("expected ") + what + ", found the end of the text");
     fail(std::string("expected ") + what);
   }
-
-  void skip_space() {
-    if (p_ != end_ && static_cast<unsigned char>(*p_) <= ' ') skip_space_run();
+  [[noreturn]] void fail_expected_at(const char* p, const char* what) {
+    p_ = p;
+    fail_expected(what);
   }
 
-  // Where pretty-printed JSON breaks lines (after '{', '[', ',' and a member): a newline and a
-  // run of indentation spaces, found inline.
-  void skip_line_break() {
-    if (p_ == end_ || static_cast<unsigned char>(*p_) > ' ') return;
+  // Whitespace from p: where it is pretty JSON's, inline.
+  static const char* skip_space(const char* p, const char* end) {
+    if (p == end || static_cast<unsigned char>(*p) > ' ') return p;
+    return skip_space_run(p, end);
+  }
+  // Where pretty JSON breaks lines (after '{', '[', ',' and a member): a newline and a run of
+  // indentation spaces.
+  static const char* skip_line_break(const char* p, const char* end) {
+    if (p == end || static_cast<unsigned char>(*p) > ' ') return p;
 #ifdef __SSE2__
-    if (*p_ == '\n' && end_ - p_ > 16) {
-      if (unsigned m = not_spaces(p_ + 1)) {
-        const char* p = p_ + 1 + std::countr_zero(m);
-        if (static_cast<unsigned char>(*p) > ' ') {
-          p_ = p;
-          return;
-        }
+    if (*p == '\n' && end - p > 16) {
+      if (unsigned m = not_spaces(p + 1)) {
+        const char* q = p + 1 + std::countr_zero(m);
+        if (static_cast<unsigned char>(*q) > ' ') return q;
       }
     }
 #endif
-    skip_space_run();
+    return skip_space_run(p, end);
   }
-
-  // After ':': pretty JSON's one space, inline.
-  void skip_space_after_colon() {
-    if (p_ == end_ || static_cast<unsigned char>(*p_) > ' ') return;
-    if (*p_ == ' ' && end_ - p_ > 1 && static_cast<unsigned char>(p_[1]) > ' ') {
-      ++p_;
-      return;
-    }
-    skip_space_run();
+  // After ':': one space.
+  static const char* skip_space_after_colon(const char* p, const char* end) {
+    if (p == end || static_cast<unsigned char>(*p) > ' ') return p;
+    if (*p == ' ' && end - p > 1 && static_cast<unsigned char>(p[1]) > ' ') return p + 1;
+    return skip_space_run(p, end);
   }
 
 #ifdef __SSE2__
@@ -94,31 +96,24 @@ class Reader {
   }
 #endif
 
-  // From a whitespace byte at p_.
-  [[gnu::noinline]] void skip_space_run() {
-    const char* p = p_;
+  // From a whitespace byte at p: the first byte after the run.
+  [[gnu::noinline]] static const char* skip_space_run(const char* p, const char* end) {
 #ifdef __SSE2__
     // Pretty-printed requests are a third whitespace, nearly all of it a newline and a run of
     // spaces: one compare per 16 bytes finds its end.
     p += *p == '\n';
-    if (scan16(p, end_, not_spaces) && static_cast<unsigned char>(*p) > ' ') {
-      p_ = p;
-      return;
-    }
-    bool found = scan16(p, end_, [](const char* at) {
+    if (scan16(p, end, not_spaces) && static_cast<unsigned char>(*p) > ' ') return p;
+    bool found = scan16(p, end, [](const char* at) {
       __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(at));
       __m128i space =
           _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8(' ')), _mm_cmpeq_epi8(v, _mm_set1_epi8('\n'))),
                        _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('\r')), _mm_cmpeq_epi8(v, _mm_set1_epi8('\t'))));
       return ~static_cast<unsigned>(_mm_movemask_epi8(space)) & 0xFFFF;
     });
-    if (found) {
-      p_ = p;
-      return;
-    }
+    if (found) return p;
 #endif
-    while (p != end_ && (*p == ' ' || *p == '\n' || *p == '\r' || *p == '\t')) ++p;
-    p_ = p;
+    while (p != end && (*p == ' ' || *p == '\n' || *p == '\r' || *p == '\t')) ++p;
+    return p;
   }
 
 #ifdef __SSE2__
@@ -193,12 +188,14 @@ class Reader {
     return to;
   }
 
-  // The value at p_ (whitespace skipped) into the slot reserved at top_.
-  void member(int depth) {
-    if (p_ != end_ && *p_ == '"') {
-      ::new (top_) Value(string());
+  // The value at p (whitespace skipped) into the slot reserved at top_; p moves past it.
+  void member(const char*& p, const char* end, int depth) {
+    if (p != end && *p == '"') {
+      ::new (top_) Value(Value::borrowed(string_at(p, end)));  // borrowed() copies what is over 4 GiB
     } else {
+      p_ = p;
       Value v = container_or_scalar(depth);  // may move the slots
+      p = p_;
       ::new (top_) Value(std::move(v));
     }
     ++top_;
@@ -206,28 +203,28 @@ class Reader {
 
   [[gnu::noinline]] Value array(int depth) {
     if (depth > kMaxDepth) fail("nesting deeper than " + std::to_string(kMaxDepth) + " levels");
-    ++p_;
+    const char* const end = end_;
+    const char* p = skip_line_break(p_ + 1, end);
     auto first = top_ - slots_;
-    skip_line_break();
-    if (p_ != end_ && *p_ == ']') {
-      ++p_;
+    if (p != end && *p == ']') {
+      ++p;
     } else {
       for (;;) {
         reserve(1);
-        member(depth);
-        skip_line_break();
-        if (p_ != end_ && *p_ == ',') {
-          ++p_;
-          skip_line_break();
+        member(p, end, depth);
+        p = skip_line_break(p, end);
+        if (p != end && *p == ',') {
+          p = skip_line_break(p + 1, end);
           continue;
         }
-        if (p_ != end_ && *p_ == ']') {
-          ++p_;
+        if (p != end && *p == ']') {
+          ++p;
           break;
         }
-        fail_expected("',' or ']' in an array");
+        fail_expected_at(p, "',' or ']' in an array");
       }
     }
+    p_ = p;
     Value* from = slots_ + first;
     auto n = static_cast<std::size_t>(top_ - from);
     // The list and its items in one piece of the arena.
@@ -239,21 +236,21 @@ class Reader {
 
   [[gnu::noinline]] Value object(int depth) {
     if (depth > kMaxDepth) fail("nesting deeper than " + std::to_string(kMaxDepth) + " levels");
-    ++p_;
+    const char* const end = end_;
+    const char* p = skip_line_break(p_ + 1, end);
     auto first = top_ - slots_;
     // One bit per key from its size and first and last bytes: no bit set twice proves the keys
     // distinct, which spares the dict its pairwise duplicate check (a quarter of reading a chat
     // request's objects).
     std::uint64_t key_bits = 0;
     std::uint64_t repeated_bits = 0;
-    skip_line_break();
-    if (p_ != end_ && *p_ == '}') {
-      ++p_;
+    if (p != end && *p == '}') {
+      ++p;
     } else {
       for (;;) {
-        if (p_ == end_ || *p_ != '"') fail_expected("a string key in an object");
+        if (p == end || *p != '"') fail_expected_at(p, "a string key in an object");
         reserve(2);
-        std::string_view k = string_text();
+        std::string_view k = string_at(p, end);
         // An empty key's first and last bytes are its quotes in the text (an escaped key is never empty).
         const char* key = k.data();
         std::uint64_t bit =
@@ -262,25 +259,24 @@ class Reader {
                                  63);
         repeated_bits |= key_bits & bit;
         key_bits |= bit;
-        ::new (top_++) Value(string_value(k));
-        skip_space();
-        if (p_ == end_ || *p_ != ':') fail_expected("':' after an object key");
-        ++p_;
-        skip_space_after_colon();
-        member(depth);
-        skip_line_break();
-        if (p_ != end_ && *p_ == ',') {
-          ++p_;
-          skip_line_break();
+        ::new (top_++) Value(Value::borrowed(k));
+        p = skip_space(p, end);
+        if (p == end || *p != ':') fail_expected_at(p, "':' after an object key");
+        p = skip_space_after_colon(p + 1, end);
+        member(p, end, depth);
+        p = skip_line_break(p, end);
+        if (p != end && *p == ',') {
+          p = skip_line_break(p + 1, end);
           continue;
         }
-        if (p_ != end_ && *p_ == '}') {
-          ++p_;
+        if (p != end && *p == '}') {
+          ++p;
           break;
         }
-        fail_expected("',' or '}' in an object");
+        fail_expected_at(p, "',' or '}' in an object");
       }
     }
+    p_ = p;
     using Entry = DictObject::Entry;
     Value* from = slots_ + first;
     auto n = static_cast<std::size_t>(top_ - from) / 2;
@@ -328,28 +324,32 @@ class Reader {
     p_ = p;
   }
 
-  Value string() { return string_value(string_text()); }
+  Value string() { return Value::borrowed(string_text()); }  // borrowed() copies what is over 4 GiB
 
-  static Value string_value(std::string_view text) {
-    return Value::borrowed(text);  // which copies what is over 4 GiB
-  }
-
-  // The text of the string whose opening quote is at p_: a view of the JSON text, or, with
-  // escapes, of its decoding in the arena.
-  std::string_view string_text() {
-    const char* start = ++p_;
+  // The text of the string whose opening quote is at p, which moves past its closing quote: a
+  // view of the JSON text, or, with escapes, of its decoding in the arena.
+  std::string_view string_at(const char*& p, const char* end) {
+    const char* start = p + 1;
 #ifdef __SSE2__
-    // Most strings (keys above all) are plain and at most 16 bytes: one block and the byte after
-    // it hold them.
-    if (end_ - start > 16) {
-      unsigned m = special_bytes(start);
-      auto size = static_cast<std::size_t>(std::countr_zero(m | 0x10000));
-      if (start[size] == '"') {
-        p_ = start + size + 1;
-        return {start, size};
+    // Plain strings (nearly all) inline; most, keys above all, are in one block.
+    for (const char* q = start; end - q >= 16; q += 16) {
+      if (unsigned m = special_bytes(q)) {
+        q += std::countr_zero(m);
+        if (*q != '"') break;
+        p = q + 1;
+        return {start, static_cast<std::size_t>(q - start)};
       }
     }
 #endif
+    p_ = p;
+    std::string_view text = string_text();
+    p = p_;
+    return text;
+  }
+
+  // string_at for p_.
+  [[gnu::noinline]] std::string_view string_text() {
+    const char* start = ++p_;
     skip_plain();
     if (p_ != end_ && *p_ == '"') return {start, static_cast<std::size_t>(p_++ - start)};
     return special_string_text(start);
