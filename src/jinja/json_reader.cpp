@@ -178,14 +178,16 @@ class Reader {
     limit_ = slots + capacity;
   }
 
-  // Moves the n slots from `from` (the innermost container's members) to `to` in the arena:
-  // their bytes, as Value's own moves copy them, without the moves' stores to the slots left
-  // behind, which are dropped unread.
-  void* relocate(Value* from, std::size_t n, void* to) {
+  // Moves the slots from `from` (the innermost container's members) to n Ts (Values or dict
+  // entries) at `to` in the arena: their bytes, as Value's own moves copy them, without the
+  // moves' stores to the slots left behind, which are dropped unread.
+  template <class T>
+  T* relocate(Value* from, std::size_t n, void* to) {
     for (std::size_t i = 0; i < n; ++i)
-      std::memcpy(static_cast<char*>(to) + i * sizeof(Value), static_cast<const void*>(from + i), sizeof(Value));
+      std::memcpy(static_cast<char*>(to) + i * sizeof(T), static_cast<const void*>(from + i * (sizeof(T) / sizeof(Value))),
+                  sizeof(T));
     top_ = from;
-    return to;
+    return static_cast<T*>(to);
   }
 
   // The value at p (whitespace skipped) into the slot reserved at top_; p moves past it.
@@ -230,7 +232,7 @@ class Reader {
     // The list and its items in one piece of the arena.
     static_assert(sizeof(ListObject) % alignof(Value) == 0);
     void* place = arena_.allocate(sizeof(ListObject) + n * sizeof(Value));
-    auto* items = static_cast<Value*>(relocate(from, n, static_cast<char*>(place) + sizeof(ListObject)));
+    Value* items = relocate<Value>(from, n, static_cast<char*>(place) + sizeof(ListObject));
     return Value::borrowed(Type::List, ::new (place) ListObject(std::span<const Value>(items, n), false));
   }
 
@@ -283,7 +285,7 @@ class Reader {
     // The dict and its entries in one piece of the arena.
     static_assert(sizeof(DictObject) % alignof(Entry) == 0);
     void* place = arena_.allocate(sizeof(DictObject) + n * sizeof(Entry));
-    auto* entries = static_cast<Entry*>(relocate(from, 2 * n, static_cast<char*>(place) + sizeof(DictObject)));
+    Entry* entries = relocate<Entry>(from, n, static_cast<char*>(place) + sizeof(DictObject));
     return Value::borrowed(Type::Dict,
                            ::new (place) DictObject(std::span<Entry>(entries, n), arena_, repeated_bits == 0));
   }
