@@ -163,8 +163,13 @@ class Reader {
   // raw slots reused across reads on this thread. A container reserves a member's slots before
   // reading it, and moves its members out by copying their bytes: a Value's move is a copy of
   // its 16 bytes, and a slot left behind holds nothing to release.
-  void reserve(std::ptrdiff_t n) {
-    if (limit_ - top_ < n) grow();
+  // (The containers' loops keep top_ in a local too, `top`, like p.)
+  void reserve(Value*& top, std::ptrdiff_t n) {
+    if (limit_ - top < n) {
+      top_ = top;
+      grow();
+      top = top_;
+    }
   }
   [[gnu::noinline]] void grow() {
     auto used = static_cast<std::size_t>(top_ - slots_);
@@ -190,30 +195,33 @@ class Reader {
     return static_cast<T*>(to);
   }
 
-  // The value at p (whitespace skipped) into the slot reserved at top_; p moves past it.
-  void member(const char*& p, const char* end, int depth) {
+  // The value at p (whitespace skipped) into the slot reserved at top; both move past it.
+  void member(const char*& p, const char* end, Value*& top, int depth) {
     if (p != end && *p == '"') {
-      ::new (top_) Value(Value::borrowed(string_at(p, end)));  // borrowed() copies what is over 4 GiB
+      ::new (top) Value(Value::borrowed(string_at(p, end)));  // borrowed() copies what is over 4 GiB
     } else {
       p_ = p;
+      top_ = top;
       Value v = container_or_scalar(depth);  // may move the slots
       p = p_;
-      ::new (top_) Value(std::move(v));
+      top = top_;
+      ::new (top) Value(std::move(v));
     }
-    ++top_;
+    ++top;
   }
 
   [[gnu::noinline]] Value array(int depth) {
     if (depth > kMaxDepth) fail("nesting deeper than " + std::to_string(kMaxDepth) + " levels");
     const char* const end = end_;
     const char* p = skip_line_break(p_ + 1, end);
-    auto first = top_ - slots_;
+    Value* top = top_;
+    auto first = top - slots_;
     if (p != end && *p == ']') {
       ++p;
     } else {
       for (;;) {
-        reserve(1);
-        member(p, end, depth);
+        reserve(top, 1);
+        member(p, end, top, depth);
         p = skip_line_break(p, end);
         if (p != end && *p == ',') {
           p = skip_line_break(p + 1, end);
@@ -228,7 +236,7 @@ class Reader {
     }
     p_ = p;
     Value* from = slots_ + first;
-    auto n = static_cast<std::size_t>(top_ - from);
+    auto n = static_cast<std::size_t>(top - from);
     // The list and its items in one piece of the arena.
     static_assert(sizeof(ListObject) % alignof(Value) == 0);
     void* place = arena_.allocate(sizeof(ListObject) + n * sizeof(Value));
@@ -240,7 +248,8 @@ class Reader {
     if (depth > kMaxDepth) fail("nesting deeper than " + std::to_string(kMaxDepth) + " levels");
     const char* const end = end_;
     const char* p = skip_line_break(p_ + 1, end);
-    auto first = top_ - slots_;
+    Value* top = top_;
+    auto first = top - slots_;
     // One bit per key from its size and first and last bytes: no bit set twice proves the keys
     // distinct, which spares the dict its pairwise duplicate check (a quarter of reading a chat
     // request's objects).
@@ -251,7 +260,7 @@ class Reader {
     } else {
       for (;;) {
         if (p == end || *p != '"') fail_expected_at(p, "a string key in an object");
-        reserve(2);
+        reserve(top, 2);
         std::string_view k = string_at(p, end);
         // An empty key's first and last bytes are its quotes in the text (an escaped key is never empty).
         const char* key = k.data();
@@ -261,11 +270,11 @@ class Reader {
                                  63);
         repeated_bits |= key_bits & bit;
         key_bits |= bit;
-        ::new (top_++) Value(Value::borrowed(k));
+        ::new (top++) Value(Value::borrowed(k));
         p = skip_space(p, end);
         if (p == end || *p != ':') fail_expected_at(p, "':' after an object key");
         p = skip_space_after_colon(p + 1, end);
-        member(p, end, depth);
+        member(p, end, top, depth);
         p = skip_line_break(p, end);
         if (p != end && *p == ',') {
           p = skip_line_break(p + 1, end);
@@ -281,7 +290,7 @@ class Reader {
     p_ = p;
     using Entry = DictObject::Entry;
     Value* from = slots_ + first;
-    auto n = static_cast<std::size_t>(top_ - from) / 2;
+    auto n = static_cast<std::size_t>(top - from) / 2;
     // The dict and its entries in one piece of the arena.
     static_assert(sizeof(DictObject) % alignof(Entry) == 0);
     void* place = arena_.allocate(sizeof(DictObject) + n * sizeof(Entry));
