@@ -183,8 +183,9 @@ TEST(JsonReader, RefusesInvalidTextAtBlockEdges) {
 // block of its exact size (a read past its end is caught under the address sanitizer), is read
 // or refused, and only the whole of it is read.
 TEST(JsonReader, ReadsNothingPastTheEndOfTheText) {
-  std::string json = "{\n \"messages\": [\n  {\n   \"role\": \"user\",\n   \"content\": \"sixteen bytes ok\"\n  },\n"
-                     "  {\n                    \"k\": \"a \\\"quoted\\\" °C string\",\n   \"n\": [1, 2.5, true, null]\n  }\n ]\n}";
+  std::string json =
+      "{\n \"messages\": [\n  {\n   \"role\": \"user\",\n   \"content\": \"sixteen bytes ok\"\n  },\n"
+      "  {\n                    \"k\": \"a \\\"quoted\\\" °C string\",\n   \"n\": [1, 2.5, true, null]\n  }\n ]\n}";
   for (std::size_t n = 0; n <= json.size(); ++n) {
     auto exact = std::make_unique<char[]>(n ? n : 1);
     std::memcpy(exact.get(), json.data(), n);
