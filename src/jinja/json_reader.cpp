@@ -75,7 +75,7 @@ class Reader {
     fail_expected(what);
   }
 
-  // Whitespace from p: where it is pretty JSON's, inline.
+  // Whitespace from p, if any (then out of line).
   static const char* skip_space(const char* p, const char* end) {
     if (p == end || static_cast<unsigned char>(*p) > ' ') return p;
     return skip_space_run(p, end);
