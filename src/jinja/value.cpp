@@ -123,7 +123,7 @@ void ValueArena::grow(std::size_t size) {
 namespace {
 // A large dict's index: a power of two at least twice its size, so it is at most half full.
 std::size_t index_capacity(std::size_t entries) {
-  if (entries <= 8) return 0;  // small dicts (most of a chat request) are scanned
+  if (entries <= DictObject::kMaxScanned) return 0;  // small dicts (most of a chat request) are scanned
   std::size_t cap = 16;
   while (cap < entries * 2) cap *= 2;
   return cap;
@@ -137,9 +137,8 @@ DictObject::DictObject(std::vector<Entry> entries) : owned_(std::move(entries)) 
   owned_.resize(entries_.size());
 }
 
-DictObject::DictObject(std::span<Entry> in_arena, ValueArena& arena, bool keys_distinct) : entries_(in_arena) {
-  std::size_t capacity = index_capacity(in_arena.size());
-  if (capacity == 0 && keys_distinct) return;
+void DictObject::index_in(ValueArena& arena) {
+  std::size_t capacity = index_capacity(entries_.size());
   std::span<std::uint32_t> index = arena.allocate_array<std::uint32_t>(capacity);
   std::fill(index.begin(), index.end(), 0);
   deduplicate(index);

@@ -82,13 +82,8 @@ class Value {
   Value(const char* s) : Value(std::string(s)) {}
   // A string viewing `s`, which must outlive every copy of the value (strings over 4 GiB are copied).
   static Value borrowed(std::string_view s) {
-    if (s.size() > UINT32_MAX) return Value(std::string(s));
-    Value v;
-    v.type_ = Type::String;
-    v.borrowed_ = true;
-    v.length_ = static_cast<std::uint32_t>(s.size());
-    v.u_.chars = s.data();
-    return v;
+    // Built in place (a named Value returned cost the JSON reader a copy through the stack).
+    return s.size() > UINT32_MAX ? Value(std::string(s)) : Value(BorrowedChars{}, s.data(), static_cast<std::uint32_t>(s.size()));
   }
   static Value markup(std::string s);  // a string marked safe (Markup): escape leaves it alone
   static Value list(std::vector<Value> items, bool tuple = false);
@@ -189,6 +184,11 @@ class Value {
   const char* type_name() const noexcept;
 
  private:
+  struct BorrowedChars {};
+  Value(BorrowedChars, const char* chars, std::uint32_t length) noexcept
+      : type_(Type::String), borrowed_(true), length_(length) {
+    u_.chars = chars;
+  }
   bool is_counted() const noexcept { return counted_; }
   void reset() noexcept {
     if (is_counted()) u_.ptr->release();
@@ -252,7 +252,10 @@ class DictObject final : public Object {
   explicit DictObject(std::vector<Entry> entries);
   // Entries placed in `arena` (by the JSON reader), deduplicated in place unless the caller knows
   // the keys are distinct; a large dict's index goes there too.
-  DictObject(std::span<Entry> in_arena, ValueArena& arena, bool keys_distinct = false);
+  DictObject(std::span<Entry> in_arena, ValueArena& arena, bool keys_distinct = false) : entries_(in_arena) {
+    if (!keys_distinct || in_arena.size() > kMaxScanned) index_in(arena);  // inline: most request dicts
+  }
+  static constexpr std::size_t kMaxScanned = 8;  // larger dicts have a hash index
   const Value* find(const Value& key) const noexcept;
   const Value* find(std::string_view key) const noexcept;
   std::span<const Entry> entries() const noexcept { return entries_; }
@@ -262,6 +265,7 @@ class DictObject final : public Object {
   // Later duplicates replace the value of the first occurrence (Python dict semantics); builds
   // the index in `index` (zeroed, a power of two over twice the size) when it is not empty.
   void deduplicate(std::span<std::uint32_t> index);
+  void index_in(ValueArena& arena);  // deduplicates, with an index in `arena` when large
   // find() in a large dict; out of line, which spares the small dicts' scan a heavy frame.
   [[gnu::noinline]] const Value* find_indexed(std::string_view key) const noexcept;
   std::vector<Entry> owned_;
