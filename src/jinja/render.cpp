@@ -340,7 +340,8 @@ const Value* Renderer::stored(const Expr& e, const Frame& frame) {
       return frame.find(e.name);
     case ExprKind::Getattr: {
       if (!e.op) return nullptr;  // a dict method or dunder
-      const Value* base = stored(*e.children[0], frame);
+      const Expr& of = *e.children[0];
+      const Value* base = of.kind == ExprKind::Name ? frame.find(of.name) : stored(of, frame);  // message.role: no recursion
       return base ? stored_attribute(*base, e.attr) : nullptr;
     }
     case ExprKind::Getitem:
