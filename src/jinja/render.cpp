@@ -477,7 +477,7 @@ bool Renderer::compare(const Expr& e, const Frame& frame) {
 bool Renderer::emit_sum(const Expr& e, const Frame& frame) {
   constexpr std::size_t kMaxOperands = 32;
   const Expr* adds[kMaxOperands];      // adds[k]: the `+` whose right operand is operands[k]
-  const Expr* operands[kMaxOperands];  // left to right
+  const Expr* operands[kMaxOperands];  // right to left (the chain leans left)
   std::size_t n = 0;
   const Expr* x = &e;
   for (; x->kind == ExprKind::Binary && x->op == static_cast<std::uint8_t>(BinOp::Add); x = x->children[0].get()) {
@@ -487,12 +487,11 @@ bool Renderer::emit_sum(const Expr& e, const Frame& frame) {
   }
   operands[n] = x;
   adds[n++] = nullptr;
-  std::reverse(operands, operands + n);
-  std::reverse(adds, adds + n);
   const std::size_t mark = out_->size();
   Value sum;
   bool adding = false;
-  for (std::size_t k = 0; k < n; ++k) {
+  const std::size_t last = n - 1;
+  for (std::size_t k = last + 1; k-- > 0;) {
     Value scratch;
     const Value& v = operand(*operands[k], frame, scratch);
     if (!adding) {
@@ -501,7 +500,7 @@ bool Renderer::emit_sum(const Expr& e, const Frame& frame) {
         continue;
       }
       adding = true;
-      if (k == 0) {
+      if (k == last) {
         sum = v;
         continue;
       }
