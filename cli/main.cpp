@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "json.hpp"
 #include "json_out.hpp"
 #include "parse_command.hpp"
 #include "render_command.hpp"
@@ -207,14 +208,6 @@ std::string read_all(std::FILE* f) {
   char buf[1 << 16];
   std::size_t n;
   while ((n = std::fread(buf, 1, sizeof buf, f)) > 0) data.append(buf, n);
-  return data;
-}
-
-std::string read_all_file(const std::string& path) {
-  std::FILE* f = std::fopen(path.c_str(), "rb");
-  if (!f) return {};
-  std::string data = read_all(f);
-  std::fclose(f);
   return data;
 }
 
@@ -514,14 +507,15 @@ int run_bench_render(const std::string& model, const std::string& request) {
   auto chat = textedge::ChatTemplate::load(model);
   std::string prompt = chat.apply_request(request);
   double render = best_time_per_unit(1.0, 10, [&] { prompt = chat.apply_request(request); });
-  std::string config = read_all_file(model + "/tokenizer_config.json");
-  simdjson::dom::parser parser;
-  std::string_view source;
-  if (parser.parse(config).get_object()["chat_template"].get_string().get(source)) {
+  // The library's reader: tokenizer_configs hold integers beyond 64 bits (Llama's model_max_length)
+  // that simdjson alone refuses.
+  auto config = textedge::detail::JsonDocument::load(model + "/tokenizer_config.json");
+  auto chat_template = config.root().find("chat_template");
+  if (!chat_template || !chat_template->is_string()) {
     std::fprintf(stderr, "textedge: %s/tokenizer_config.json has no chat_template string\n", model.c_str());
     return 1;
   }
-  std::string source_copy(source);
+  std::string source_copy(chat_template->str());
   double compile = best_time_per_unit(1.0, 10, [&] { textedge::ChatTemplate::from_string(source_copy); });
   char buf[256];
   std::snprintf(buf, sizeof buf, "{\"op\":\"render\",\"render_us\":%.2f,\"compile_us\":%.1f,\"bytes\":%zu}\n",

@@ -91,6 +91,16 @@ TEST(Cli, BenchPrintsOneJsonLine) {
     EXPECT_NE(r.out.find(key), std::string::npos) << key << " in " << r.out;
 }
 
+// Llama 3.1's tokenizer_config has an integer beyond 64 bits (model_max_length), which the
+// benchmark once read with simdjson alone and refused.
+TEST(Cli, BenchRenderReadsEveryModelsConfig) {
+  std::string request = std::string(TEXTEDGE_SOURCE_DIR) + "/bench/data/chat_six_messages_two_tools.json";
+  auto r = run("bench render -m " + model_path("llama3_1") + " " + request);
+  EXPECT_EQ(r.status, 0) << r.out;
+  for (const char* key : {"\"op\":\"render\"", "\"render_us\":", "\"compile_us\":", "\"bytes\":549"})
+    EXPECT_NE(r.out.find(key), std::string::npos) << key << " in " << r.out;
+}
+
 TEST(Cli, StreamPrintsOneObjectPerStepAndStops) {
   // "Hello" ", world" then <|im_end|> (Qwen3's eos): the stream ends there, unread input stays.
   auto r = run("stream " + kQwen, "[9707]\n[11, 1879]\n[151645]\n[9707]\n");
