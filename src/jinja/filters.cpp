@@ -394,10 +394,15 @@ bool call_filter(Renderer& r, std::string_view filter_name, const Value& v, Args
     out = Value(std::move(json));
   } else if (name == "trim") {
     bind({"chars"});
-    Value s(soft_str(v));
     Args m;
     if (a[0]) m.pos.push_back(*a[0]);
-    call_method(r, s, "strip", m, out);
+    if (v.is_string()) {  // no copy: a borrowed string's strip stays borrowed
+      call_method(r, v, "strip", m, out);
+      if (v.is_markup()) out = Value::markup(std::string(out.str()));  // soft_str keeps Markup
+    } else {
+      Value s(soft_str(v));
+      call_method(r, s, "strip", m, out);
+    }
   } else if (name == "length" || name == "count") {
     bind({});
     out = Value(static_cast<std::int64_t>(py_len(v)));

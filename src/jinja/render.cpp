@@ -480,26 +480,35 @@ bool Renderer::compare(const Expr& e, const Frame& frame) {
   return true;
 }
 
-// {{ '<|im_start|>' + message.role + '\n' + message.content }}, the commonest output of chat
-// templates: while the operands are plain strings they go straight to the output instead of into
-// a sum. At the first other operand, what was written becomes the left operand again and the rest
-// is added as usual, so the evaluation order, the result and every error stay those of the sum.
-// False (nothing done) for chains too long to gather.
+// A chain of `+` such as '<|im_start|>' + message.role + '\n' + message.content, the commonest
+// expression of chat templates: while the operands are plain strings they are appended to `text`
+// (the output, or one buffer for a value) instead of making a string per `+`. At the first other
+// operand, what was appended since `mark` becomes the left operand again and the rest is added as
+// usual into `sum`, so the evaluation order, the result and every error stay those of the sum.
+// The sum straight into the output; false for chains too long to gather (nothing done).
 bool Renderer::emit_sum(const Expr& e, const Frame& frame) {
+  Value sum;
+  Sum r = add_chain(e, frame, *out_, out_->size(), sum);
+  if (r == Sum::Value) {
+    sum.append_str(*out_);
+    if (out_->size() > limits_.max_output_bytes) check_size(out_->size());
+  }
+  return r != Sum::TooLong;
+}
+
+Renderer::Sum Renderer::add_chain(const Expr& e, const Frame& frame, std::string& text, std::size_t mark, Value& sum) {
   constexpr std::size_t kMaxOperands = 32;
   const Expr* adds[kMaxOperands];      // adds[k]: the `+` whose right operand is operands[k]
   const Expr* operands[kMaxOperands];  // right to left (the chain leans left)
   std::size_t n = 0;
   const Expr* x = &e;
   for (; x->kind == ExprKind::Binary && x->op == static_cast<std::uint8_t>(BinOp::Add); x = x->children[0].get()) {
-    if (n + 1 == kMaxOperands) return false;
+    if (n + 1 == kMaxOperands) return Sum::TooLong;
     adds[n] = x;
     operands[n++] = x->children[1].get();
   }
   operands[n] = x;
   adds[n++] = nullptr;
-  const std::size_t mark = out_->size();
-  Value sum;
   bool adding = false;
   const std::size_t last = n - 1;
   for (std::size_t k = last + 1; k-- > 0;) {
@@ -507,7 +516,8 @@ bool Renderer::emit_sum(const Expr& e, const Frame& frame) {
     const Value& v = operand(*operands[k], frame, scratch);
     if (!adding) {
       if (v.is_string() && !v.is_markup()) {
-        emit(v.str());
+        text.append(v.str());
+        if (text.size() > limits_.max_output_bytes) check_size(text.size());
         continue;
       }
       adding = true;
@@ -515,17 +525,13 @@ bool Renderer::emit_sum(const Expr& e, const Frame& frame) {
         sum = v;
         continue;
       }
-      sum = Value(out_->substr(mark));
-      out_->resize(mark);
+      sum = Value(text.substr(mark));
+      text.resize(mark);
     }
     at(adds[k]->loc);
     sum = op_add(sum, v);
   }
-  if (adding) {
-    sum.append_str(*out_);
-    if (out_->size() > limits_.max_output_bytes) check_size(out_->size());
-  }
-  return true;
+  return adding ? Sum::Value : Sum::Text;
 }
 
 static std::string undefined_message(const Value& v) {
@@ -616,6 +622,16 @@ Value Renderer::eval(const Expr& e, const Frame& frame) {
     case ExprKind::Not:
       return Value(!truth(*e.children[0], frame));
     case ExprKind::Binary: {
+      if (e.op == static_cast<std::uint8_t>(BinOp::Add)) {  // one buffer for the chain's text
+        std::string text;
+        const Expr* first = &e;
+        while (first->kind == ExprKind::Binary && first->op == e.op) first = first->children[0].get();
+        if (first->kind == ExprKind::Const && first->value.is_string()) text.reserve(128);  // room for most
+        Value sum;
+        Sum r = add_chain(e, frame, text, 0, sum);
+        if (r == Sum::Text) return Value(std::move(text));
+        if (r == Sum::Value) return sum;
+      }
       Value a = eval(*e.children[0], frame);
       Value b = eval(*e.children[1], frame);
       at(e.loc);

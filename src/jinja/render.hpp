@@ -95,7 +95,9 @@ class Renderer {
   Flow exec_stmt(const Stmt& s, const Ref<Frame>& frame);
   void exec_for(const Stmt& s, const Ref<Frame>& frame, const Value& iterable, std::size_t depth);
   Value eval(const Expr& e, const Frame& frame);
-  bool emit_sum(const Expr& e, const Frame& frame);
+  [[gnu::noinline]] bool emit_sum(const Expr& e, const Frame& frame);
+  enum class Sum { TooLong, Text, Value };  // add_chain: not gathered; all text; the sum is a value
+  Sum add_chain(const Expr& e, const Frame& frame, std::string& text, std::size_t mark, Value& sum);
   const Value* stored(const Expr& e, const Frame& frame);
   [[gnu::noinline]] const Value* stored_item(const Expr& e, const Frame& frame);
   bool int_key(const Expr& k, const Frame& frame, std::int64_t& out);
@@ -110,7 +112,7 @@ class Renderer {
   void assign(const Target& t, const Value& v, Frame& frame);
   Value call_macro(const Value& macro, Args& args);
   std::string capture(const Body& body, const Ref<Frame>& frame);
-  void emit(std::string_view s) {
+  [[gnu::noinline]] void emit(std::string_view s) {
     out_->append(s);
     if (out_->size() > limits_.max_output_bytes) check_size(out_->size());
   }
