@@ -22,7 +22,8 @@
 // hashed lookup, the namespace search, stored()'s xs[i]: -1.1k); same_text always inline (-0.9k);
 // filter/test/method names compared inline (-0.9k); the render's variables as views (-0.8k);
 // xs[i] and messages[loop.index0 - 1] read in place (-0.4k); constant outputs compiled as text
-// (-0.4k); elif chains walked in one call; name.attr without recursion (-0.6k).
+// (-0.4k); elif chains walked in one call; name.attr without recursion (-0.6k); a chain of `+`
+// built in one buffer for a value too (add_chain; Llama 3.1's `set content = ... + ...`: -7.7k).
 // Tried and dropped: non-atomic reference counts (no measurable gain); eval's or exec_stmt's rare
 // kinds out of line (+0.6% / -0.6%: the extra call costs what the smaller frame saves); Value's
 // first word written and copied whole to spare the store
