@@ -208,6 +208,21 @@ class Reader {
     return static_cast<T*>(to);
   }
 
+  // After a member: true past a ',' (another member follows, whitespace skipped), false past the
+  // closing bracket.
+  bool another(const char*& p, const char* end, char close, const char* expected) {
+    p = skip_line_break(p, end);
+    if (p != end && *p == ',') {
+      p = skip_line_break(p + 1, end);
+      return true;
+    }
+    if (p != end && *p == close) {
+      ++p;
+      return false;
+    }
+    fail_expected_at(p, expected);
+  }
+
   // The value at p (whitespace skipped) into the slot reserved at top; both move past it.
   void member(const char*& p, const char* end, Value*& top, int depth) {
     if (p != end && *p == '"') {
@@ -235,16 +250,7 @@ class Reader {
       for (;;) {
         reserve(top, 1);
         member(p, end, top, depth);
-        p = skip_line_break(p, end);
-        if (p != end && *p == ',') {
-          p = skip_line_break(p + 1, end);
-          continue;
-        }
-        if (p != end && *p == ']') {
-          ++p;
-          break;
-        }
-        fail_expected_at(p, "',' or ']' in an array");
+        if (!another(p, end, ']', "',' or ']' in an array")) break;
       }
     }
     p_ = p;
@@ -288,16 +294,7 @@ class Reader {
         if (p == end || *p != ':') fail_expected_at(p, "':' after an object key");
         p = skip_space_after_colon(p + 1, end);
         member(p, end, top, depth);
-        p = skip_line_break(p, end);
-        if (p != end && *p == ',') {
-          p = skip_line_break(p + 1, end);
-          continue;
-        }
-        if (p != end && *p == '}') {
-          ++p;
-          break;
-        }
-        fail_expected_at(p, "',' or '}' in an object");
+        if (!another(p, end, '}', "',' or '}' in an object")) break;
       }
     }
     p_ = p;
