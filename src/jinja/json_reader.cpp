@@ -38,6 +38,7 @@ namespace textedge::detail::jinja {
 
 namespace {
 
+constexpr std::size_t kKeptSlots = 4096;
 constexpr int kMaxDepth = 1000;  // deeper nesting is refused: the reader recurses
 
 class Reader {
@@ -48,6 +49,17 @@ class Reader {
       : begin_(json.data()), p_(json.data()), end_(json.data() + json.size()), arena_(arena) {}
   Reader(const Reader&) = delete;
   Reader& operator=(const Reader&) = delete;
+  // A huge request's scratch is not kept for the thread's life: beyond what chat requests need
+  // (64 KiB of slots, 64 KiB of unescaped text) it goes back to the heap.
+  ~Reader() {
+    Scratch& s = scratch();
+    if (s.capacity > kKeptSlots) {
+      ::operator delete(s.slots);
+      s.slots = nullptr;
+      s.capacity = 0;
+    }
+    if (s.unescaped.capacity() > kKeptSlots * sizeof(Value)) std::string().swap(s.unescaped);
+  }
 
   Value document() {
     p_ = skip_space(p_, end_);
