@@ -118,6 +118,20 @@ TEST(JsonReader, LargeDictsFindEveryKey) {
   EXPECT_EQ(v.dict().find(std::string_view("key300")), nullptr);
 }
 
+// Refused with a fault at `offset` and a reason, with or without an arena.
+void expect_refused(const std::string& json, std::size_t offset) {
+  for (bool arena : {false, true}) {
+    ValueArena storage;
+    try {
+      read_json(json, arena ? &storage : nullptr);
+      ADD_FAILURE() << "accepted: " << json;
+    } catch (const JsonSyntaxError& e) {
+      EXPECT_EQ(e.offset(), offset) << json << ": " << e.what();
+      EXPECT_FALSE(e.reason().empty());
+    }
+  }
+}
+
 TEST(JsonReader, RefusesInvalidTextWithItsOffset) {
   const std::pair<const char*, std::size_t> cases[] = {
       {"", 0},
@@ -149,32 +163,8 @@ TEST(JsonReader, RefusesInvalidTextWithItsOffset) {
       {"[1] [2]", 4},
       {"\xef\xbb\xbf[]", 0},
   };
-  for (auto& [json, offset] : cases) {
-    for (bool arena : {false, true}) {
-      ValueArena storage;
-      try {
-        read_json(json, arena ? &storage : nullptr);
-        ADD_FAILURE() << "accepted: " << json;
-      } catch (const JsonSyntaxError& e) {
-        EXPECT_EQ(e.offset(), offset) << json << ": " << e.what();
-        EXPECT_FALSE(e.reason().empty());
-      }
-    }
-  }
+  for (auto& [json, offset] : cases) expect_refused(json, offset);
   EXPECT_THROW(value_from_json("{bad json"), TemplateError);
-}
-
-// Refused with a fault at `offset`, with or without an arena.
-void expect_refused(const std::string& json, std::size_t offset) {
-  for (bool arena : {false, true}) {
-    ValueArena storage;
-    try {
-      read_json(json, arena ? &storage : nullptr);
-      ADD_FAILURE() << "accepted: " << json;
-    } catch (const JsonSyntaxError& e) {
-      EXPECT_EQ(e.offset(), offset) << json << ": " << e.what();
-    }
-  }
 }
 
 // At the edges of the reader's 16-byte blocks (see BlockEdgesAsPythonReadsThem).

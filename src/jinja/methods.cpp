@@ -122,12 +122,8 @@ Value get_item(const Value& obj, const Value& key) {
   switch (obj.type()) {
     case Type::List:
       if (key.is_integral()) {
-        auto items = obj.items();
-        std::int64_t i = key.as_int();
-        std::int64_t n = static_cast<std::int64_t>(items.size());
-        if (i < 0) i += n;
-        if (i < 0 || i >= n) return Value::undefined();
-        return items[static_cast<std::size_t>(i)];
+        const Value* item = item_at(obj.items(), key.as_int());
+        return item ? *item : Value::undefined();
       }
       break;
     case Type::String:

@@ -30,7 +30,8 @@
 // buffer a forwarding stall that perf pointed at (no change in time: perf's samples skid, and the
 // walk runs at ~3 instructions a cycle, so instructions are the cost); reserving loop frames' slots
 // (+1.5k); whole-library LTO (+5%); a method call's object read in place when no argument runs
-// code (+0.2k: the check cost more than the copy); text statements emitted without a call (0).
+// code (+0.2k: the check cost more than the copy); text statements emitted without a call (0);
+// add_chain reserving for every chain instead of eval's walk to the first operand (+0.13k).
 // What is left is the walk itself, a switch per 200-byte node with names looked up in frames and
 // methods dispatched by name: the next step is a flat compiled form with names resolved to slots
 // and filters, tests and methods to enum values.
@@ -373,10 +374,7 @@ const Value* Renderer::stored_item(const Expr& e, const Frame& frame) {
     return base->is_dict() ? base->dict().find(k.value.str()) : nullptr;
   std::int64_t i = 0;
   if (!base->is_list() || !int_key(k, frame, i)) return nullptr;
-  auto items = base->items();
-  auto n = static_cast<std::int64_t>(items.size());
-  if (i < 0) i += n;
-  return i >= 0 && i < n ? &items[static_cast<std::size_t>(i)] : nullptr;
+  return item_at(base->items(), i);
 }
 
 // An item index evaluated in place when it is a constant or an int plus or minus an int from
@@ -637,14 +635,7 @@ Value Renderer::eval(const Expr& e, const Frame& frame) {
       Value b = eval(*e.children[1], frame);
       at(e.loc);
       switch (static_cast<BinOp>(e.op)) {
-        case BinOp::Add:
-          // Chains like 'a' + role + '\n' + content: append to a temporary nobody else holds.
-          if (b.is_string() && a.is_unshared_owned_string() && !a.is_markup()) {
-            auto& s = const_cast<StringObject*>(static_cast<const StringObject*>(a.object()))->value;
-            s += b.str();
-            check_size(s.size());
-            return a;
-          }
+        case BinOp::Add:  // chains add_chain() could not gather
           return op_add(a, b);
         case BinOp::Sub:
           return op_sub(a, b);

@@ -47,6 +47,13 @@ struct Args {
 
 class Renderer;
 
+// items[i] with Python's negative indexes; nullptr when out of range.
+inline const Value* item_at(std::span<const Value> items, std::int64_t i) {
+  auto n = static_cast<std::int64_t>(items.size());
+  if (i < 0) i += n;
+  return i >= 0 && i < n ? &items[static_cast<std::size_t>(i)] : nullptr;
+}
+
 // Jinja2's environment.getattr / getitem in the immutable sandbox.
 Value get_attribute(const Value& obj, std::string_view attr);
 Value get_item(const Value& obj, const Value& key);

@@ -146,7 +146,6 @@ class Value {
   bool is_object() const noexcept { return type_ == Type::Object; }
   bool is_markup() const noexcept;
   // An owned string no other value holds: `+` may append to it in place.
-  bool is_unshared_owned_string() const noexcept { return type_ == Type::String && !borrowed_ && !u_.ptr->shared(); }
   // A part of this string (a view into str()): borrowed like it when it is borrowed, else a copy.
   Value substring(std::string_view part) const {
     return borrowed_ && type_ == Type::String ? borrowed(part) : Value(part);
