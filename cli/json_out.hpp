@@ -6,7 +6,7 @@
 #include <string_view>
 #include <vector>
 
-#include "json_string.hpp"
+#include "base/json_string.hpp"
 #include "textedge/tokenizer.hpp"
 
 namespace textedge::cli {

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "json.hpp"
+#include "base/json_dom.hpp"
 #include "json_out.hpp"
 #include "parse_command.hpp"
 #include "render_command.hpp"

@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
 # Regenerates the reference goldens that the tests compare textedge against
-# (build/goldens/MODEL.jsonl for tests/reference_test.cpp, MODEL.stream.jsonl for
-# tests/detokenizer_test.cpp), for every model, and build/goldens/schema.jsonl (tests/schema_test.cpp,
+# (build/goldens/MODEL.jsonl for tests/tokenizer/reference_test.cpp, MODEL.stream.jsonl for
+# tests/streaming/detokenizer_test.cpp), for every model, and build/goldens/schema.jsonl (tests/schema/schema_test.cpp,
 # from tests/data/schema_cases.json), but only what is out of date:
 #   - the corpus (build/corpus/*.jsonl, categories.txt) is rebuilt when scripts/make_corpus.py or a model's
 #     tokenizer.json is newer than build/corpus/.stamp (make_corpus.py rewrites only files whose
 #     content changed, so an unchanged corpus does not invalidate the goldens);
 #   - a model's goldens are rebuilt when the corpus, its tokenizer.json, tools/reference/goldens.js,
 #     this script or the reference package is newer than build/goldens/MODEL.stamp;
-#   - build/goldens/jinja.jsonl (tests/jinja_test.cpp) is rebuilt with Python Jinja2 (Debian's
+#   - build/goldens/jinja.jsonl (tests/chat/jinja/jinja_test.cpp) is rebuilt with Python Jinja2 (Debian's
 #     python3-jinja2 under /usr/bin/python3) when tests/data/jinja_cases.json, the chat templates in
 #     $JINJA_TEMPLATES (default tests/data/chat_templates, a copy of ../shared/chat-templates), a tokenizer_config.json,
 #     tools/reference/jinja_*.py or this script is newer than it.
@@ -60,7 +60,7 @@ out_of_date() {
   [ -n "$(find "$@" -newer "$stamp" -print -quit 2>/dev/null)" ]
 }
 
-# JSON Schema goldens (tests/schema_test.cpp): texts labelled by Debian's python3-jsonschema.
+# JSON Schema goldens (tests/schema/schema_test.cpp): texts labelled by Debian's python3-jsonschema.
 SCHEMA_PYTHON=${SCHEMA_PYTHON:-/usr/bin/python3}
 if out_of_date "$goldens/schema.stamp" tests/data/schema_cases.json "$reference/schema_goldens.py" \
    || [ ! -f "$goldens/schema.jsonl" ]; then
@@ -127,7 +127,7 @@ if out_of_date "$goldens/jinja.jsonl" "${jinja_inputs[@]}"; then
   "$JINJA_PYTHON" "$reference/jinja_goldens.py" "${jinja_args[@]}" || { echo "goldens: FAILED for jinja" >&2; exit 1; }
 fi
 
-# Chat-template goldens (tests/chat_template_test.cpp): transformers' apply_chat_template on
+# Chat-template goldens (tests/chat/chat_template_test.cpp): transformers' apply_chat_template on
 # Jinja2 over the template corpus, the models' templates and textedge's default.
 chat_inputs=(tests/data/chat_conversations.json tests/data/chat_templates "$reference/chat_goldens.py"
              src/chat/default_template.jinja "${jinja_configs[@]}")

@@ -41,7 +41,7 @@ struct ChatSpecialTokens {
 //
 // The prompt already holds every special token the template writes (e.g. <bos>): tokenize it
 // with EncodeOptions{.add_special_tokens = false}, or the model sees a second BOS.
-class ChatTemplate {
+class TEXTEDGE_API ChatTemplate {
  public:
   // From a model directory: its chat_template.jinja, else tokenizer_config.json's chat_template
   // (a string, or a list of named templates), else textedge's default (ChatML with tools and

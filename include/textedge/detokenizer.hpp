@@ -35,7 +35,7 @@ struct DetokenizeOptions {
 // Priming from the prompt reads only its first and last few ids (the context
 // the decoder's rules need), whatever its length. A Detokenizer is a small
 // value: copy it to branch a stream (e.g. to look at what finish() would give).
-class Detokenizer {
+class TEXTEDGE_API Detokenizer {
  public:
   // Throws Error when the tokenizer's decoder cannot be streamed (supported: ByteLevel,
   // SentencePiece chains of per-token Replace, ByteFallback, Fuse and Strip, and chains of
@@ -90,6 +90,6 @@ struct LogprobToken {
   std::string token;
   std::vector<std::uint8_t> bytes;
 };
-LogprobToken logprob_token(const Tokenizer &tokenizer, TokenId id);
+TEXTEDGE_API LogprobToken logprob_token(const Tokenizer &tokenizer, TokenId id);
 
 }  // namespace textedge

@@ -6,17 +6,19 @@
 #include <string>
 #include <utility>
 
+#include "textedge/export.hpp"
+
 namespace textedge {
 
 // Base of every exception textedge throws.
-class Error : public std::runtime_error {
+class TEXTEDGE_API Error : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
 };
 
 // A model file could not be loaded: missing, malformed JSON, or an unsupported component.
 // what() reads "FILE: at JSON_PATH: MESSAGE".
-class LoadError : public Error {
+class TEXTEDGE_API LoadError : public Error {
  public:
   LoadError(std::string file, std::string json_path, const std::string& message)
       : Error(file + ": at " + (json_path.empty() ? std::string("$") : json_path) + ": " + message),
@@ -32,7 +34,7 @@ class LoadError : public Error {
 
 // Input text or ids the caller passed are invalid (e.g. text that is not UTF-8).
 // byte_offset() is the position of the first offending byte (or element).
-class InputError : public Error {
+class TEXTEDGE_API InputError : public Error {
  public:
   InputError(const std::string& message, std::size_t byte_offset)
       : Error(message + " at byte offset " + std::to_string(byte_offset)), byte_offset_(byte_offset) {}
@@ -44,7 +46,7 @@ class InputError : public Error {
 
 // A JSON Schema (or a tools array) that cannot be turned into a regular expression: malformed,
 // or using a keyword textedge does not support. what() reads "JSON Schema at JSON_PATH: MESSAGE".
-class SchemaError : public Error {
+class TEXTEDGE_API SchemaError : public Error {
  public:
   SchemaError(std::string json_path, const std::string& message)
       : Error("JSON Schema at " + (json_path.empty() ? std::string("$") : json_path) + ": " + message),
@@ -60,7 +62,7 @@ class SchemaError : public Error {
 // what() reads "MESSAGE (line L, column C)"; message() is MESSAGE alone (for raise_exception, the
 // template's own text); kind() is the Jinja2 exception name ("TemplateSyntaxError", "UndefinedError",
 // "SecurityError", "TemplateError" for raise_exception, "TypeError", "LimitError", ...).
-class TemplateError : public Error {
+class TEXTEDGE_API TemplateError : public Error {
  public:
   TemplateError(std::string kind, std::string message, std::size_t line, std::size_t column)
       : Error(message + (line ? " (line " + std::to_string(line) + ", column " + std::to_string(column) + ")"

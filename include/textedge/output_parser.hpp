@@ -46,7 +46,7 @@ namespace detail {
 class ParserCore;
 }
 
-class OutputParser {
+class TEXTEDGE_API OutputParser {
  public:
   explicit OutputParser(const OutputParserOptions& options);  // throws Error on unknown names
   ~OutputParser();
@@ -62,31 +62,31 @@ class OutputParser {
   std::unique_ptr<detail::ParserCore> core_;
 };
 
-ParsedMessage parse_output(std::string_view text, const OutputParserOptions& options);
+TEXTEDGE_API ParsedMessage parse_output(std::string_view text, const OutputParserOptions& options);
 // Folds deltas into a message (what a client does with a stream).
-void merge_deltas(const std::vector<ChatDelta>& deltas, ParsedMessage& into);
+TEXTEDGE_API void merge_deltas(const std::vector<ChatDelta>& deltas, ParsedMessage& into);
 
-std::vector<std::string> list_formats();
-std::vector<std::string> list_reasoning_formats();
+TEXTEDGE_API std::vector<std::string> list_formats();
+TEXTEDGE_API std::vector<std::string> list_reasoning_formats();
 
 // The markers a parser reads (e.g. "<tool_call>", "<|channel|>", "[THINK]"). A parser works on
 // text decoded with these kept: when some are special tokens of the model, decode with
 // skip_special_tokens and keep_special_tokens = special_tokens_to_keep(...), so the other
 // special tokens still go.
-std::vector<std::string> parser_markers(const OutputParserOptions& options);
+TEXTEDGE_API std::vector<std::string> parser_markers(const OutputParserOptions& options);
 // The ids of those markers that are special tokens of `tokenizer`.
-std::vector<TokenId> special_tokens_to_keep(const Tokenizer& tokenizer, const OutputParserOptions& options);
+TEXTEDGE_API std::vector<TokenId> special_tokens_to_keep(const Tokenizer& tokenizer, const OutputParserOptions& options);
 
 struct DetectedFormat {
   std::string format = "none", reasoning = "none";
   bool starts_in_reasoning = false;  // the generation prompt ends with <think>
 };
 // The tool call and reasoning formats whose markers a chat template's source contains.
-DetectedFormat detect_format(std::string_view chat_template_source);
+TEXTEDGE_API DetectedFormat detect_format(std::string_view chat_template_source);
 
 // JSON for the CLI: a delta as an OpenAI delta object, a message as an OpenAI message object
 // plus "finish_reason".
-std::string to_json(const ChatDelta& delta);
-std::string to_json(const ParsedMessage& message);
+TEXTEDGE_API std::string to_json(const ChatDelta& delta);
+TEXTEDGE_API std::string to_json(const ParsedMessage& message);
 
 }  // namespace textedge

@@ -24,7 +24,7 @@ struct SchemaRegexOptions {
 
 // The regex that fully matches the JSON texts (in the whitespace policy's form) valid under the
 // JSON Schema `schema_json`. Throws SchemaError naming an unsupported keyword and its JSON path.
-std::string json_schema_regex(const std::string& schema_json, const SchemaRegexOptions& options = {});
+TEXTEDGE_API std::string json_schema_regex(const std::string& schema_json, const SchemaRegexOptions& options = {});
 
 // The regex that forces a tool call. `tools_json` is an OpenAI "tools" array
 // ([{"type": "function", "function": {"name", "parameters"}}]). `format` is one of hermes,
@@ -32,7 +32,7 @@ std::string json_schema_regex(const std::string& schema_json, const SchemaRegexO
 // pythonic. With `name` empty: any one tool; with `parallel` also true: one or more calls where
 // the format has a way to write several (hermes, llama3_json, mistral, qwen3_coder, deepseek_v3,
 // deepseek_v31, kimi_k2, glm45, pythonic). With `name`: that tool only.
-std::string tool_call_pattern(const std::string& tools_json, const std::string& format, const std::string& name = "",
+TEXTEDGE_API std::string tool_call_pattern(const std::string& tools_json, const std::string& format, const std::string& name = "",
                               bool parallel = false, const SchemaRegexOptions& options = {});
 
 }  // namespace textedge

@@ -32,7 +32,7 @@ struct StreamOptions {
 };
 
 enum class FinishReason { kNone, kStop, kLength };
-const char* to_string(FinishReason reason);  // "null" (kNone), "stop", "length"
+TEXTEDGE_API const char* to_string(FinishReason reason);  // "null" (kNone), "stop", "length"
 
 // What one step adds: the text the client may see now and, on the last step, why it ended.
 struct StreamDelta {
@@ -44,7 +44,7 @@ struct StreamDelta {
 
 // One request: a Detokenizer plus stop conditions. A multi-id step gives exactly what feeding
 // its ids one at a time gives; ids after the one that ends the stream are ignored.
-class TextStream {
+class TEXTEDGE_API TextStream {
  public:
   // Throws Error for an empty stop string or a tokenizer whose decoder cannot be streamed.
   TextStream(Tokenizer tokenizer, std::span<const TokenId> prompt, StreamOptions options);
@@ -90,7 +90,7 @@ class TextStream {
 // created and released explicitly; memory is bounded by the live streams. step() may run on
 // several threads at once for disjoint streams; create() and release() may run concurrently
 // with both.
-class StreamBatch {
+class TEXTEDGE_API StreamBatch {
  public:
   using Handle = std::uint64_t;
   StreamBatch();

@@ -48,7 +48,7 @@ struct TokenizerInfo {
 
 // An immutable tokenizer. Copies are cheap handles sharing one implementation, and every
 // method is safe to call from many threads at once.
-class Tokenizer {
+class TEXTEDGE_API Tokenizer {
  public:
   // `path` is a model directory (tokenizer.json, plus tokenizer_config.json when present) or a
   // tokenizer.json file. Throws LoadError naming the file and the JSON path of any problem.

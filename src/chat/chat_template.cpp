@@ -1,4 +1,4 @@
-// ChatTemplate: transformers' apply_chat_template on textedge's Jinja engine (src/jinja/).
+// ChatTemplate: transformers' apply_chat_template on textedge's Jinja engine (src/chat/jinja/).
 #include "textedge/chat_template.hpp"
 
 #include <algorithm>
@@ -6,9 +6,9 @@
 #include <optional>
 #include <set>
 
-#include "../jinja/small_vector.hpp"
-#include "../jinja/template.hpp"
-#include "../json.hpp"
+#include "base/json_dom.hpp"
+#include "base/small_vector.hpp"
+#include "chat/jinja/template.hpp"
 
 namespace textedge {
 

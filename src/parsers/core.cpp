@@ -1,11 +1,11 @@
-#include "core.hpp"
+#include "parsers/core.hpp"
 
 #include <simdjson.h>
 
 #include <cstring>
 #include <random>
 
-#include "../json.hpp"
+#include "base/json_dom.hpp"
 
 namespace textedge::detail {
 

@@ -11,8 +11,8 @@
 #include <string_view>
 #include <vector>
 
-#include "../json_string.hpp"
-#include "../stop_strings.hpp"
+#include "base/json_string.hpp"
+#include "streaming/stop_strings.hpp"
 #include "textedge/output_parser.hpp"
 
 namespace textedge::detail {

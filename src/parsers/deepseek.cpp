@@ -3,7 +3,7 @@
 //   then "\n<｜tool▁call▁begin｜>..." per further call, and <｜tool▁calls▁end｜>.
 // deepseek_v31: DeepSeek-V3.1 / V3.2 (chat template; vLLM's deepseek_v31 parser):
 //   <｜tool▁calls▁begin｜><｜tool▁call▁begin｜>f<｜tool▁sep｜>{...}<｜tool▁call▁end｜>... (no separator)
-#include "core.hpp"
+#include "parsers/core.hpp"
 
 namespace textedge::detail {
 namespace {

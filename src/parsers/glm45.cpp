@@ -2,7 +2,7 @@
 //   <tool_call>f\n<arg_key>k</arg_key>\n<arg_value>v</arg_value>\n...</tool_call>
 // Values are raw text typed by the tools' JSON schema, as for qwen3_coder (core.hpp ToolTypes):
 // strings stream as written, other values are held to </arg_value>.
-#include "core.hpp"
+#include "parsers/core.hpp"
 
 namespace textedge::detail {
 namespace {

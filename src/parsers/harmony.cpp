@@ -8,7 +8,7 @@
 // commentary message without a recipient (a preamble) is content. Text outside messages is content.
 // <|return|> and <|call|> are stop tokens, often not in the text: a message or call whose text
 // is complete when the output ends is complete.
-#include "core.hpp"
+#include "parsers/core.hpp"
 
 namespace textedge::detail {
 namespace {

@@ -1,7 +1,7 @@
 // hermes: Hermes 2 Pro / 3, Qwen2.5, Qwen3 (their chat templates; vLLM's hermes tool parser):
 //   <tool_call>\n{"name": "f", "arguments": {...}}\n</tool_call>
 // one wrapper per call, several in a row (separated by whitespace, which stays content).
-#include "core.hpp"
+#include "parsers/core.hpp"
 
 namespace textedge::detail {
 namespace {

@@ -2,7 +2,7 @@
 //   <|tool_calls_section_begin|><|tool_call_begin|>functions.f:0<|tool_call_argument_begin|>{...}<|tool_call_end|>
 //   ...<|tool_calls_section_end|>
 // The model writes the call id ("functions.f:0"), which is kept as the OpenAI id, as vLLM does.
-#include "core.hpp"
+#include "parsers/core.hpp"
 
 namespace textedge::detail {
 namespace {

@@ -6,7 +6,7 @@
 // anywhere, as in SGLang. Llama 3.1's built-in tools (its model card; llama.cpp) are written as
 // Python after the tag: <|python_tag|>brave_search.call(query="...") is the call brave_search
 // with {"query": "..."}.
-#include "python_literal.hpp"
+#include "parsers/python_literal.hpp"
 
 namespace textedge::detail {
 namespace {

@@ -5,7 +5,7 @@
 //   [TOOL_CALLS]f[CALL_ID]a1b2c3d4e[ARGS]{...}                     (v11 and later, with the call's id)
 // [ARGS] may be missing (f{...}) when the text was decoded without special tokens, as vLLM reads it.
 // Mistral's templates require call ids of 9 letters and digits, so generated ids have that form.
-#include "core.hpp"
+#include "parsers/core.hpp"
 
 namespace textedge::detail {
 namespace {

@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <cstdio>
 
-#include "core.hpp"
+#include "parsers/core.hpp"
 #include "textedge/error.hpp"
 
 namespace textedge {

@@ -9,7 +9,7 @@
 #include <string_view>
 #include <vector>
 
-#include "core.hpp"
+#include "parsers/core.hpp"
 
 namespace textedge::detail {
 

@@ -5,7 +5,7 @@
 // keep their digits): see PyValue.
 #include <cstring>
 
-#include "python_literal.hpp"
+#include "parsers/python_literal.hpp"
 
 namespace textedge::detail {
 

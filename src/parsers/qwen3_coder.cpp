@@ -4,7 +4,7 @@
 // schema: string parameters (and parameters the schema does not type) become JSON strings,
 // streamed as written; other values are held until </parameter>, then written as JSON when they
 // parse as JSON, else as a string.
-#include "core.hpp"
+#include "parsers/core.hpp"
 
 namespace textedge::detail {
 namespace {

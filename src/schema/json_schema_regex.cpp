@@ -1,6 +1,6 @@
 // JSON Schema -> regex. The language produced, and where it is narrower than the schema, is
 // documented in docs/schema.md; the tests check it against python3-jsonschema.
-#include "json_schema_regex.hpp"
+#include "schema/json_schema_regex.hpp"
 
 #include <algorithm>
 #include <charconv>
@@ -9,7 +9,7 @@
 #include <optional>
 #include <set>
 
-#include "../json_string.hpp"
+#include "base/json_string.hpp"
 
 namespace textedge::detail {
 

@@ -10,7 +10,7 @@
 #include <string_view>
 #include <vector>
 
-#include "../json.hpp"
+#include "base/json_dom.hpp"
 #include "textedge/schema.hpp"
 
 namespace textedge::detail {

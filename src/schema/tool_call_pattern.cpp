@@ -18,7 +18,7 @@
 //   harmony       gpt-oss (openai/harmony format docs): the commentary channel addressed to
 //                 functions.f with <|constrain|>json; one call per message (no parallel form)
 //   pythonic      Llama 3.2 / Llama 4 (vLLM pythonic parser, ast.literal_eval): [f(a=1, b="x")]
-#include "json_schema_regex.hpp"
+#include "schema/json_schema_regex.hpp"
 
 #include <functional>
 

@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """Renders the chat-template goldens with Python Jinja2 set up as Hugging Face transformers sets
-it up (apply_chat_template), for tests/chat_template_test.cpp.
+it up (apply_chat_template), for tests/chat/chat_template_test.cpp.
 
     /usr/bin/python3 tools/reference/chat_goldens.py OUT.jsonl
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Writes the golden expectations of one model from the reference (Hugging Face tokenizers
-// through its Node binding), for tests/reference_test.cpp.
+// through its Node binding), for tests/tokenizer/reference_test.cpp.
 //
 //   node tools/reference/goldens.js MODEL_DIR OUT.jsonl CORPUS.jsonl...
 //

@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """Labels JSON texts valid/invalid under each schema of tests/data/schema_cases.json with
-python3-jsonschema (Debian's package: run with /usr/bin/python3), for tests/schema_test.cpp.
+python3-jsonschema (Debian's package: run with /usr/bin/python3), for tests/schema/schema_test.cpp.
 
 For each case, the texts are its instances and mutations of them (missing/extra members, wrong
 types, out-of-range numbers, longer/shorter strings and arrays), each written in the two forms the

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Writes the streaming-decode goldens of one model from the reference (Hugging Face
-// tokenizers' decode), for tests/detokenizer_test.cpp.
+// tokenizers' decode), for tests/streaming/detokenizer_test.cpp.
 //
 //   node tools/reference/stream_goldens.js MODEL_DIR OUT.jsonl CORPUS.jsonl...
 //

@@ -1,9 +1,9 @@
-// Writes src/unicode/categories.inc: the Unicode general category of every code point, and
+// Writes src/base/unicode/categories.inc: the Unicode general category of every code point, and
 // the code points of \s, as the reference's regex engine (Oniguruma inside Hugging Face
 // tokenizers) sees them. Pre-tokenizer regexes must agree with the reference on every code
 // point, and the Unicode versions of Debian's PCRE2 (14) and utf8proc (15) are older than the
 // reference's (16), so textedge takes its tables from the reference itself.
-//   node tools/reference/unicode_tables.js > src/unicode/categories.inc
+//   node tools/reference/unicode_tables.js > src/base/unicode/categories.inc
 const { Tokenizer } = require('tokenizers');
 
 const categories = ['Lu', 'Ll', 'Lt', 'Lm', 'Lo', 'Mn', 'Mc', 'Me', 'Nd', 'Nl', 'No', 'Pc', 'Pd', 'Ps', 'Pe',

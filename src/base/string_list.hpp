@@ -1,0 +1,45 @@
+// An immutable list of byte strings in one allocation: id -> bytes for whole vocabularies,
+// without a heap string per token (loading 150k-260k tokens one std::string at a time was a
+// measurable part of load time). Large lists live on huge pages (see HugePageAllocator).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "base/hash_tables.hpp"
+
+namespace textedge::detail {
+
+class StringList {
+ public:
+  StringList() { offsets_.push_back(0); }
+  // Builds from views that must stay valid during the call.
+  template <class Views>
+  explicit StringList(const Views& items) : StringList() {
+    std::size_t total = 0;
+    for (auto s : items) total += s.size();
+    reserve(items.size(), total);
+    for (auto s : items) push_back(s);
+  }
+  void reserve(std::size_t count, std::size_t bytes) {
+    arena_.reserve(bytes);
+    offsets_.reserve(count + 1);
+  }
+  // Appends the string of the next id.
+  void push_back(std::string_view s) {
+    arena_.insert(arena_.end(), s.begin(), s.end());
+    offsets_.push_back(static_cast<std::uint32_t>(arena_.size()));
+  }
+  std::size_t size() const { return offsets_.size() - 1; }
+  std::string_view operator[](std::size_t i) const {
+    return i < size() ? std::string_view(arena_.data() + offsets_[i], offsets_[i + 1] - offsets_[i]) : std::string_view();
+  }
+
+ private:
+  HugeVector<char> arena_;
+  HugeVector<std::uint32_t> offsets_;
+};
+
+}  // namespace textedge::detail

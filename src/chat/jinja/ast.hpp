@@ -1,0 +1,150 @@
+// The compiled template: expression and statement trees with interned names. Immutable once parsed.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <iterator>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "chat/jinja/value.hpp"
+
+namespace textedge::detail::jinja {
+
+using NameId = std::uint32_t;
+
+struct Location {
+  std::uint32_t line = 0;
+  std::uint32_t column = 0;
+};
+
+enum class ExprKind : std::uint8_t {
+  Const,     // value
+  Name,      // name
+  List,      // children
+  Tuple,     // children
+  Dict,      // children: key, value, key, value...
+  Getattr,   // children[0], attr; op == 1 when attr names no dict method or dunder (a plain key)
+  Getitem,   // children[0], children[1]
+  Slice,     // children: start, stop, step (nullptr when absent)
+  Call,      // children[0] callee, args
+  Filter,    // children[0] input (nullptr in a filter block), attr = filter name, args
+  Test,      // children[0] input, attr = test name, args; op == 1 when negated ("is not")
+  Neg,       // children[0]
+  Pos,       // children[0]
+  Not,       // children[0]
+  Binary,    // op, children[0], children[1]
+  Concat,    // children (the ~ operator)
+  Compare,   // children[0] then (ops[i], children[i+1])
+  And,       // children[0], children[1]
+  Or,        // children[0], children[1]
+  CondExpr,  // children: test, then, else (else may be nullptr)
+};
+
+enum class BinOp : std::uint8_t { Add, Sub, Mul, Div, FloorDiv, Mod, Pow };
+enum class CmpOp : std::uint8_t { Eq, Ne, Lt, Le, Gt, Ge, In, NotIn };
+
+struct Expr;
+using ExprPtr = std::unique_ptr<Expr>;
+
+struct CallArgs {
+  std::vector<ExprPtr> args;
+  std::vector<std::pair<std::string, ExprPtr>> kwargs;
+  ExprPtr dyn_args;    // *args
+  ExprPtr dyn_kwargs;  // **kwargs
+  bool empty() const { return args.empty() && kwargs.empty() && !dyn_args && !dyn_kwargs; }
+};
+
+// The attributes of a for loop's `loop` that read its position, resolved when parsed so that
+// loop.index0 costs no string comparisons (Other: any other name, looked up by name).
+enum class LoopAttr : std::uint8_t {
+  Other,
+  Index,
+  Index0,
+  Revindex,
+  Revindex0,
+  First,
+  Last,
+  Length,
+  Depth,
+  Depth0,
+  Previtem,
+  Nextitem
+};
+inline LoopAttr loop_attr_named(std::string_view name) {
+  static constexpr std::string_view kNames[] = {"index",  "index0", "revindex", "revindex0", "first",   "last",
+                                                "length", "depth",  "depth0",   "previtem",  "nextitem"};
+  for (std::size_t i = 0; i < std::size(kNames); ++i)
+    if (name == kNames[i]) return static_cast<LoopAttr>(i + 1);
+  return LoopAttr::Other;
+}
+
+struct Expr {
+  ExprKind kind;
+  std::uint8_t op = 0;
+  LoopAttr loop_attr = LoopAttr::Other;  // Getattr
+  Location loc;
+  NameId name = 0;   // Name
+  std::string attr;  // Getattr attribute, filter or test name, a Name's text, a string Const's text (`value` views it)
+  Value value;       // Const
+  std::vector<ExprPtr> children;
+  std::vector<CmpOp> ops;  // Compare
+  CallArgs call;           // Call, Filter, Test
+};
+
+enum class StmtKind : std::uint8_t {
+  Data,      // text
+  Output,    // expr
+  If,        // expr, body, else_body (elif chains nest in else_body)
+  For,       // targets, expr (iterable), filter, body, else_body, recursive
+  Set,       // targets (or ns attr), expr
+  SetBlock,  // targets, body, filter (a Filter expr with null input, may be null)
+  Macro,     // macro
+  CallBlock, // macro (the caller), expr (the call)
+  FilterBlock,  // filter, body
+  With,      // targets+values, body
+  Generation,   // body (rendered in its own scope, like transformers' call block)
+  Break,
+  Continue,
+  Unsupported,  // include/import/extends/from: fails when reached (no loader)
+  Block,     // {% block %}: renders its body in its own scope
+};
+
+struct Stmt;
+using StmtPtr = std::unique_ptr<Stmt>;
+using Body = std::vector<StmtPtr>;
+
+// An assignment target: a name, a tuple of targets, or a namespace attribute.
+struct Target {
+  enum Kind : std::uint8_t { Name, Tuple, NamespaceAttr } kind = Name;
+  NameId name = 0;
+  std::string attr;  // NamespaceAttr
+  std::vector<Target> items;
+  Location loc;
+};
+
+struct MacroDef {
+  std::string name;
+  NameId name_id = 0;
+  std::vector<NameId> params;
+  std::vector<std::string> param_names;
+  std::vector<ExprPtr> defaults;  // aligned to the last params
+  Body body;
+  bool uses_caller = false, uses_varargs = false, uses_kwargs = false;
+};
+
+struct Stmt {
+  StmtKind kind;
+  Location loc;
+  std::string text;  // Data; Unsupported: the error message
+  ExprPtr expr;
+  ExprPtr filter;  // For: the inline condition; SetBlock/FilterBlock: the filter chain
+  std::vector<Target> targets;
+  std::vector<ExprPtr> values;  // With
+  Body body, else_body;
+  bool recursive = false;
+  std::shared_ptr<MacroDef> macro;
+};
+
+}  // namespace textedge::detail::jinja

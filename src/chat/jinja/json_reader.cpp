@@ -1,0 +1,677 @@
+// Values from JSON text, read in one pass (no DOM in between).
+//
+// Performance note (callgrind, Qwen3's template rendering bench/data/chat_six_messages_two_tools.json
+// through apply_request, per render): the request used to go through simdjson's DOM (~14k
+// instructions), then each list and dict became a vector and an object of its own, freed one by
+// one after the render (~22k). Reading straight into Values, with the containers and unescaped
+// strings in one ValueArena and every other string a view of the request text, cost ~24k (19k
+// for the same request without whitespace); now ~17k (14k):
+// - members in raw slots, moved once into the arena, each container and its members in one
+//   piece of it, no destructor pass over the slots (was a vector, moved out and resized): ~-2.5k;
+// - strings read in the container's frame; plain ones scanned inline, 16 bytes at a time with
+//   SSE2 (8 without), most in one block: ~-1k;
+// - pretty JSON's whitespace inline where it is (a newline and indentation spaces found with one
+//   compare, one space after ':'): ~-1k;
+// - the containers' loops keep the cursor, the end and the next free slot in locals (members are
+//   reloaded after every store of a Value, which may alias them): ~-0.8k;
+// - escapes decoded through a raw cursor (was std::string appends): ~-0.3k;
+// - one reader path: a read without an arena copies out of an arena of its own: ~-0.2k.
+// Tried and dropped: one whitespace skip for every place (compact -0.45k, pretty +0.3k); after ':'
+// one space skipped ahead of the usual test (pretty -0.2k, compact +0.5k); relocating members by
+// placement new and memcpy (GCC kept the constructions' stores: +0.5k). Outside this file,
+// DictObject's arena constructor inline for small dicts with distinct keys and
+// Value::borrowed(string_view) built in place saved ~0.6k more.
+#include <bit>
+#include <charconv>
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
+#include "base/json_string.hpp"
+#include "chat/jinja/runtime.hpp"
+#include "chat/jinja/template.hpp"
+
+namespace textedge::detail::jinja {
+
+namespace {
+
+constexpr std::size_t kKeptSlots = 4096;
+constexpr int kMaxDepth = 1000;  // deeper nesting is refused: the reader recurses
+
+class Reader {
+ public:
+  // Every container and unescaped string goes to `arena`; no value read holds a reference, so
+  // a read that fails leaves nothing to release in the slots.
+  Reader(std::string_view json, ValueArena& arena)
+      : begin_(json.data()), p_(json.data()), end_(json.data() + json.size()), arena_(arena) {}
+  Reader(const Reader&) = delete;
+  Reader& operator=(const Reader&) = delete;
+  // A huge request's scratch is not kept for the thread's life: beyond what chat requests need
+  // (64 KiB of slots, 64 KiB of unescaped text) it goes back to the heap.
+  ~Reader() {
+    Scratch& s = scratch();
+    if (s.capacity > kKeptSlots) {
+      ::operator delete(s.slots);
+      s.slots = nullptr;
+      s.capacity = 0;
+    }
+    if (s.unescaped.capacity() > kKeptSlots * sizeof(Value)) std::string().swap(s.unescaped);
+  }
+
+  Value document() {
+    p_ = skip_space(p_, end_);
+    if (p_ == end_) fail("no JSON value (the text is empty or only whitespace)");
+    Value v = *p_ == '"' ? string() : container_or_scalar(0);
+    p_ = skip_space(p_, end_);
+    if (p_ != end_) fail("unexpected text after the JSON value");
+    return v;
+  }
+
+ private:
+  // The containers' loops keep the cursor in a local, p, and the end of the text in another:
+  // p_ and end_ are members, reloaded after every store of a Value (which may alias them). p_ is
+  // set from p before anything that reads it (a failure, an out-of-line reader) and p taken back
+  // after.
+  [[noreturn]] void fail(const std::string& what) const {
+    throw JsonSyntaxError(what, static_cast<std::size_t>(p_ - begin_));
+  }
+  [[noreturn]] void fail_expected(const char* what) const {
+    if (p_ == end_) fail(std::string("expected ") + what + ", found the end of the text");
+    fail(std::string("expected ") + what);
+  }
+  [[noreturn]] void fail_expected_at(const char* p, const char* what) {
+    p_ = p;
+    fail_expected(what);
+  }
+
+  // Whitespace from p, if any (then out of line).
+  static const char* skip_space(const char* p, const char* end) {
+    if (p == end || static_cast<unsigned char>(*p) > ' ') return p;
+    return skip_space_run(p, end);
+  }
+  // Where pretty JSON breaks lines (after '{', '[', ',' and a member): a newline and a run of
+  // indentation spaces.
+  static const char* skip_line_break(const char* p, const char* end) {
+    if (p == end || static_cast<unsigned char>(*p) > ' ') return p;
+#ifdef __SSE2__
+    if (*p == '\n' && end - p > 16) {
+      if (unsigned m = not_spaces(p + 1)) {
+        const char* q = p + 1 + std::countr_zero(m);
+        if (static_cast<unsigned char>(*q) > ' ') return q;
+      }
+    }
+#endif
+    return skip_space_run(p, end);
+  }
+  // After ':': one space.
+  static const char* skip_space_after_colon(const char* p, const char* end) {
+    if (p == end || static_cast<unsigned char>(*p) > ' ') return p;
+    if (*p == ' ' && end - p > 1 && static_cast<unsigned char>(p[1]) > ' ') return p + 1;
+    return skip_space_run(p, end);
+  }
+
+#ifdef __SSE2__
+  // The 16 bytes at p as a bit mask: set where a byte is not ' '.
+  static unsigned not_spaces(const char* p) {
+    __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+    return ~static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8(' ')))) & 0xFFFF;
+  }
+#endif
+
+  // From a whitespace byte at p: the first byte after the run.
+  [[gnu::noinline]] static const char* skip_space_run(const char* p, const char* end) {
+#ifdef __SSE2__
+    // Pretty-printed requests are a third whitespace, nearly all of it a newline and a run of
+    // spaces: one compare per 16 bytes finds its end.
+    p += *p == '\n';
+    if (scan16(p, end, not_spaces) && static_cast<unsigned char>(*p) > ' ') return p;
+    bool found = scan16(p, end, [](const char* at) {
+      __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(at));
+      __m128i space =
+          _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8(' ')), _mm_cmpeq_epi8(v, _mm_set1_epi8('\n'))),
+                       _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('\r')), _mm_cmpeq_epi8(v, _mm_set1_epi8('\t'))));
+      return ~static_cast<unsigned>(_mm_movemask_epi8(space)) & 0xFFFF;
+    });
+    if (found) return p;
+#endif
+    while (p != end && (*p == ' ' || *p == '\n' || *p == '\r' || *p == '\t')) ++p;
+    return p;
+  }
+
+#ifdef __SSE2__
+  // Moves p 16 bytes at a time to the first byte `hits` (a bit mask of the 16 bytes at p) flags:
+  // true; false where fewer than 16 bytes remain (the caller scans the rest).
+  template <class Hits>
+  static bool scan16(const char*& p, const char* end, Hits hits) {
+    for (; end - p >= 16; p += 16)
+      if (unsigned m = hits(p)) {
+        p += std::countr_zero(m);
+        return true;
+      }
+    return false;
+  }
+#endif
+
+  // The value at p_ when it is not a string (strings are read in the container's frame).
+  Value container_or_scalar(int depth) {
+    if (p_ != end_ && *p_ == '{') return object(depth + 1);
+    if (p_ != end_ && *p_ == '[') return array(depth + 1);
+    return scalar();
+  }
+
+  [[gnu::noinline]] Value scalar() {
+    if (p_ == end_) fail_expected("a value");
+    switch (*p_) {
+      case 't':
+        return literal("true", Value(true));
+      case 'f':
+        return literal("false", Value(false));
+      case 'n':
+        return literal("null", Value::none());
+      default:
+        if (*p_ == '-' || (*p_ >= '0' && *p_ <= '9')) return number();
+        fail_expected("a value");
+    }
+  }
+
+  Value literal(std::string_view word, Value v) {
+    if (static_cast<std::size_t>(end_ - p_) < word.size() || std::memcmp(p_, word.data(), word.size()) != 0)
+      fail_expected("a value");
+    p_ += word.size();
+    return v;
+  }
+
+  // The members of the containers being read, innermost last (a dict's as key, value), are in
+  // raw slots reused across reads on this thread. A container reserves a member's slots before
+  // reading it, and moves its members out by copying their bytes: a Value's move is a copy of
+  // its 16 bytes, and a slot left behind holds nothing to release.
+  // (The containers' loops keep top_ in a local too, `top`, like p.)
+  void reserve(Value*& top, std::ptrdiff_t n) {
+    if (limit_ - top < n) {
+      top_ = top;
+      grow();
+      top = top_;
+    }
+  }
+  [[gnu::noinline]] void grow() {
+    auto used = static_cast<std::size_t>(top_ - slots_);
+    std::size_t capacity = std::max<std::size_t>(64, 2 * static_cast<std::size_t>(limit_ - slots_));
+    auto* slots = static_cast<Value*>(::operator new(capacity * sizeof(Value)));
+    if (used) std::memcpy(static_cast<void*>(slots), static_cast<const void*>(slots_), used * sizeof(Value));
+    ::operator delete(slots_);
+    scratch().slots = slots_ = slots;
+    scratch().capacity = capacity;
+    top_ = slots + used;
+    limit_ = slots + capacity;
+  }
+
+  // Moves the slots from `from` (the innermost container's members) to n Ts (Values or dict
+  // entries) at `to` in the arena: their bytes, as Value's own moves copy them, without the
+  // moves' stores to the slots left behind, which are dropped unread.
+  template <class T>
+  T* relocate(Value* from, std::size_t n, void* to) {
+    for (std::size_t i = 0; i < n; ++i)
+      std::memcpy(static_cast<char*>(to) + i * sizeof(T),
+                  static_cast<const void*>(from + i * (sizeof(T) / sizeof(Value))), sizeof(T));
+    top_ = from;
+    return static_cast<T*>(to);
+  }
+
+  // After a member: true past a ',' (another member follows, whitespace skipped), false past the
+  // closing bracket.
+  bool another(const char*& p, const char* end, char close, const char* expected) {
+    p = skip_line_break(p, end);
+    if (p != end && *p == ',') {
+      p = skip_line_break(p + 1, end);
+      return true;
+    }
+    if (p != end && *p == close) {
+      ++p;
+      return false;
+    }
+    fail_expected_at(p, expected);
+  }
+
+  // The value at p (whitespace skipped) into the slot reserved at top; both move past it.
+  void member(const char*& p, const char* end, Value*& top, int depth) {
+    if (p != end && *p == '"') {
+      ::new (top) Value(Value::borrowed(string_at(p, end)));  // borrowed() copies what is over 4 GiB
+    } else {
+      p_ = p;
+      top_ = top;
+      Value v = container_or_scalar(depth);  // may move the slots
+      p = p_;
+      top = top_;
+      ::new (top) Value(std::move(v));
+    }
+    ++top;
+  }
+
+  [[gnu::noinline]] Value array(int depth) {
+    if (depth > kMaxDepth) fail("nesting deeper than " + std::to_string(kMaxDepth) + " levels");
+    const char* const end = end_;
+    const char* p = skip_line_break(p_ + 1, end);
+    Value* top = top_;
+    auto first = top - slots_;
+    if (p != end && *p == ']') {
+      ++p;
+    } else {
+      for (;;) {
+        reserve(top, 1);
+        member(p, end, top, depth);
+        if (!another(p, end, ']', "',' or ']' in an array")) break;
+      }
+    }
+    p_ = p;
+    Value* from = slots_ + first;
+    auto n = static_cast<std::size_t>(top - from);
+    // The list and its items in one piece of the arena.
+    static_assert(sizeof(ListObject) % alignof(Value) == 0);
+    void* place = arena_.allocate(sizeof(ListObject) + n * sizeof(Value));
+    Value* items = relocate<Value>(from, n, static_cast<char*>(place) + sizeof(ListObject));
+    return Value::borrowed(Type::List, ::new (place) ListObject(std::span<const Value>(items, n), false));
+  }
+
+  [[gnu::noinline]] Value object(int depth) {
+    if (depth > kMaxDepth) fail("nesting deeper than " + std::to_string(kMaxDepth) + " levels");
+    const char* const end = end_;
+    const char* p = skip_line_break(p_ + 1, end);
+    Value* top = top_;
+    auto first = top - slots_;
+    // One bit per key from its size and first and last bytes: no bit set twice proves the keys
+    // distinct, which spares the dict its pairwise duplicate check (a quarter of reading a chat
+    // request's objects).
+    std::uint64_t key_bits = 0;
+    std::uint64_t repeated_bits = 0;
+    if (p != end && *p == '}') {
+      ++p;
+    } else {
+      for (;;) {
+        if (p == end || *p != '"') fail_expected_at(p, "a string key in an object");
+        reserve(top, 2);
+        std::string_view k = string_at(p, end);
+        // An empty key's first and last bytes are its quotes in the text (an escaped key is never empty).
+        const char* key = k.data();
+        const char* last = key + k.size() - 1;
+        std::uint64_t bit = std::uint64_t{1} << ((k.size() * 7 + static_cast<unsigned char>(key[0]) * 3u +
+                                                  static_cast<unsigned char>(*last)) &
+                                                 63);
+        repeated_bits |= key_bits & bit;
+        key_bits |= bit;
+        ::new (top++) Value(Value::borrowed(k));
+        p = skip_space(p, end);
+        if (p == end || *p != ':') fail_expected_at(p, "':' after an object key");
+        p = skip_space_after_colon(p + 1, end);
+        member(p, end, top, depth);
+        if (!another(p, end, '}', "',' or '}' in an object")) break;
+      }
+    }
+    p_ = p;
+    using Entry = DictObject::Entry;
+    Value* from = slots_ + first;
+    auto n = static_cast<std::size_t>(top - from) / 2;
+    // The dict and its entries in one piece of the arena.
+    static_assert(sizeof(DictObject) % alignof(Entry) == 0);
+    void* place = arena_.allocate(sizeof(DictObject) + n * sizeof(Entry));
+    Entry* entries = relocate<Entry>(from, n, static_cast<char*>(place) + sizeof(DictObject));
+    return Value::borrowed(Type::Dict,
+                           ::new (place) DictObject(std::span<Entry>(entries, n), arena_, repeated_bits == 0));
+  }
+
+#ifdef __SSE2__
+  // The 16 bytes at p as a bit mask: set where a byte ends a plain run.
+  static unsigned special_bytes(const char* p) {
+    __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+    // As signed bytes, controls and non-ASCII bytes are both below 0x20.
+    __m128i special =
+        _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('"')), _mm_cmpeq_epi8(v, _mm_set1_epi8('\\'))),
+                     _mm_cmplt_epi8(v, _mm_set1_epi8(0x20)));
+    return static_cast<unsigned>(_mm_movemask_epi8(special));
+  }
+#endif
+
+  // Moves p_ to the first byte that ends a plain run ('"', '\\', a control or non-ASCII), or to
+  // the end.
+  void skip_plain() {
+    const char* p = p_;
+#ifdef __SSE2__
+    if (scan16(p, end_, special_bytes)) {
+      p_ = p;
+      return;
+    }
+#endif
+    for (; end_ - p >= 8; p += 8) {
+      std::uint64_t w;
+      std::memcpy(&w, p, 8);
+      if (std::uint64_t m = json_escape_bytes(w) | (w & 0x8080808080808080ULL)) {
+        p_ = p + std::countr_zero(m) / 8;
+        return;
+      }
+    }
+    while (p != end_ && *p != '"' && *p != '\\' && static_cast<unsigned char>(*p) >= 0x20 &&
+           static_cast<unsigned char>(*p) < 0x80)
+      ++p;
+    p_ = p;
+  }
+
+  Value string() { return Value::borrowed(string_text()); }  // borrowed() copies what is over 4 GiB
+
+  // The text of the string whose opening quote is at p, which moves past its closing quote: a
+  // view of the JSON text, or, with escapes, of its decoding in the arena.
+  std::string_view string_at(const char*& p, const char* end) {
+    const char* start = p + 1;
+#ifdef __SSE2__
+    // Plain strings (nearly all) inline; most, keys above all, are in one block.
+    for (const char* q = start; end - q >= 16; q += 16) {
+      if (unsigned m = special_bytes(q)) {
+        q += std::countr_zero(m);
+        if (*q != '"') break;
+        p = q + 1;
+        return {start, static_cast<std::size_t>(q - start)};
+      }
+    }
+#endif
+    p_ = p;
+    std::string_view text = string_text();
+    p = p_;
+    return text;
+  }
+
+  // string_at for p_.
+  [[gnu::noinline]] std::string_view string_text() {
+    const char* start = ++p_;
+    skip_plain();
+    if (p_ != end_ && *p_ == '"') return {start, static_cast<std::size_t>(p_++ - start)};
+    return special_string_text(start);
+  }
+
+  // A string whose plain run ended before its closing quote: at an escape, a non-ASCII
+  // character, a control character or the end of the text.
+  [[gnu::noinline]] std::string_view special_string_text(const char* start) {
+    for (;;) {
+      if (p_ == end_) fail("unterminated string");
+      auto c = static_cast<unsigned char>(*p_);
+      if (c == '"') return {start, static_cast<std::size_t>(p_++ - start)};
+      if (c == '\\') return escaped_string_text(start);
+      if (c < 0x20) fail("control character in a string (it must be escaped)");
+      skip_utf8();
+      skip_plain();
+    }
+  }
+
+  // Decodes into unescaped_, with room for 16 more bytes kept ahead of what is written (an
+  // escape writes at most four).
+  std::string_view escaped_string_text(const char* start) {
+    std::size_t n = static_cast<std::size_t>(p_ - start);
+    room(n + 16);
+    std::memcpy(unescaped_.data(), start, n);
+    for (;;) {
+      if (p_ == end_) fail("unterminated string");
+      auto c = static_cast<unsigned char>(*p_);
+      if (c == '"') {
+        ++p_;
+        break;
+      }
+      if (c == '\\') {
+        n += escape(unescaped_.data() + n);
+      } else {
+        if (c < 0x20) fail("control character in a string (it must be escaped)");
+        if (c >= 0x80) {
+          const char* from = p_;
+          skip_utf8();
+          while (from != p_) unescaped_[n++] = *from++;
+        }
+        n = copy_plain(n);
+      }
+      room(n + 16);
+    }
+    auto* chars = static_cast<char*>(arena_.allocate(n));
+    std::memcpy(chars, unescaped_.data(), n);
+    return {chars, n};
+  }
+  void room(std::size_t size) {
+    if (unescaped_.size() < size) unescaped_.resize(std::max(size, 2 * unescaped_.size()));
+  }
+  // Copies the plain run at p_ to unescaped_ at n (room for 16 bytes there): the new n.
+  std::size_t copy_plain(std::size_t n) {
+#ifdef __SSE2__
+    for (; end_ - p_ >= 16; p_ += 16, n += 16) {
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(unescaped_.data() + n),
+                       _mm_loadu_si128(reinterpret_cast<const __m128i*>(p_)));
+      if (unsigned m = special_bytes(p_)) {
+        p_ += std::countr_zero(m);
+        return n + static_cast<std::size_t>(std::countr_zero(m));
+      }
+      room(n + 32);
+    }
+#endif
+    const char* from = p_;
+    skip_plain();
+    auto k = static_cast<std::size_t>(p_ - from);
+    room(n + k + 16);
+    std::memcpy(unescaped_.data() + n, from, k);
+    return n + k;
+  }
+
+  // The escape at p_, written at out (at most four bytes): how many bytes it wrote.
+  std::size_t escape(char* out) {
+    const char* backslash = p_++;
+    if (p_ == end_) fail("unterminated string");
+    char c = *p_++;
+    switch (c) {
+      case '"':
+      case '\\':
+      case '/':
+        *out = c;
+        return 1;
+      case 'b':
+        *out = '\b';
+        return 1;
+      case 'f':
+        *out = '\f';
+        return 1;
+      case 'n':
+        *out = '\n';
+        return 1;
+      case 'r':
+        *out = '\r';
+        return 1;
+      case 't':
+        *out = '\t';
+        return 1;
+      case 'u':
+        break;
+      default:
+        p_ = backslash;
+        fail(std::string("invalid escape '\\") + c + "' in a string");
+    }
+    char32_t cp = hex4();
+    if (cp >= 0xD800 && cp <= 0xDBFF) {
+      if (end_ - p_ < 6 || p_[0] != '\\' || p_[1] != 'u') fail("a high surrogate escape not followed by a low one");
+      p_ += 2;
+      char32_t low = hex4();
+      if (low < 0xDC00 || low > 0xDFFF) fail("a high surrogate escape not followed by a low one");
+      cp = 0x10000 + ((cp - 0xD800) << 10) + (low - 0xDC00);
+    } else if (cp >= 0xDC00 && cp <= 0xDFFF) {
+      fail("a low surrogate escape without a high one");
+    }
+    auto byte = [](char32_t bits) { return static_cast<char>(bits); };
+    if (cp < 0x80) {
+      out[0] = byte(cp);
+      return 1;
+    }
+    if (cp < 0x800) {
+      out[0] = byte(0xC0 | (cp >> 6));
+      out[1] = byte(0x80 | (cp & 0x3F));
+      return 2;
+    }
+    if (cp < 0x10000) {
+      out[0] = byte(0xE0 | (cp >> 12));
+      out[1] = byte(0x80 | ((cp >> 6) & 0x3F));
+      out[2] = byte(0x80 | (cp & 0x3F));
+      return 3;
+    }
+    out[0] = byte(0xF0 | (cp >> 18));
+    out[1] = byte(0x80 | ((cp >> 12) & 0x3F));
+    out[2] = byte(0x80 | ((cp >> 6) & 0x3F));
+    out[3] = byte(0x80 | (cp & 0x3F));
+    return 4;
+  }
+
+  char32_t hex4() {
+    if (end_ - p_ < 4) fail("a \\u escape needs four hex digits");
+    char32_t cp = 0;
+    for (int i = 0; i < 4; ++i, ++p_) {
+      char c = *p_;
+      int d = c >= '0' && c <= '9'   ? c - '0'
+              : c >= 'a' && c <= 'f' ? c - 'a' + 10
+              : c >= 'A' && c <= 'F' ? c - 'A' + 10
+                                     : -1;
+      if (d < 0) fail("a \\u escape needs four hex digits");
+      cp = cp * 16 + static_cast<char32_t>(d);
+    }
+    return cp;
+  }
+
+  // One well-formed UTF-8 sequence (no overlongs, surrogates or code points over U+10FFFF).
+  void skip_utf8() {
+    auto at = [&](std::ptrdiff_t i) { return static_cast<unsigned char>(p_[i]); };
+    auto continuation = [&](std::ptrdiff_t i) { return i < end_ - p_ && (at(i) & 0xC0) == 0x80; };
+    unsigned char b = at(0);
+    int n = 0;
+    bool ok = false;
+    if (b >= 0xC2 && b <= 0xDF) {
+      n = 2;
+      ok = continuation(1);
+    } else if (b >= 0xE0 && b <= 0xEF) {
+      n = 3;
+      ok = continuation(1) && continuation(2) && (b != 0xE0 || at(1) >= 0xA0) && (b != 0xED || at(1) < 0xA0);
+    } else if (b >= 0xF0 && b <= 0xF4) {
+      n = 4;
+      ok = continuation(1) && continuation(2) && continuation(3) && (b != 0xF0 || at(1) >= 0x90) &&
+           (b != 0xF4 || at(1) < 0x90);
+    }
+    if (!ok) fail("invalid UTF-8 in a string");
+    p_ += n;
+  }
+
+  // Python's json.loads: an int without fraction or exponent (here: one that fits in 64 bits),
+  // otherwise a float (out of range: infinity, or zero).
+  Value number() {
+    const char* start = p_;
+    bool negative = *p_ == '-';
+    if (negative) ++p_;
+    if (p_ == end_ || *p_ < '0' || *p_ > '9') fail_expected("a digit");
+    if (*p_ == '0') {
+      ++p_;
+    } else {
+      while (p_ != end_ && *p_ >= '0' && *p_ <= '9') ++p_;
+    }
+    bool integral = true;
+    if (p_ != end_ && *p_ == '.') {
+      integral = false;
+      ++p_;
+      if (p_ == end_ || *p_ < '0' || *p_ > '9') fail_expected("a digit after the decimal point");
+      while (p_ != end_ && *p_ >= '0' && *p_ <= '9') ++p_;
+    }
+    if (p_ != end_ && (*p_ == 'e' || *p_ == 'E')) {
+      integral = false;
+      ++p_;
+      if (p_ != end_ && (*p_ == '+' || *p_ == '-')) ++p_;
+      if (p_ == end_ || *p_ < '0' || *p_ > '9') fail_expected("a digit in the exponent");
+      while (p_ != end_ && *p_ >= '0' && *p_ <= '9') ++p_;
+    }
+    if (integral) {
+      std::int64_t i = 0;
+      auto [end, error] = std::from_chars(start, p_, i);
+      if (error != std::errc() || end != p_) {
+        std::string digits(start, std::min<std::size_t>(static_cast<std::size_t>(p_ - start), 40));
+        p_ = start;
+        fail("integer " + digits + (digits.size() == 40 ? "..." : "") + " does not fit in 64 bits");
+      }
+      return Value(i);
+    }
+    double d = 0;
+    auto [end, error] = std::from_chars(start, p_, d);
+    if (error == std::errc::result_out_of_range) {
+      // from_chars leaves d alone; strtod rounds to infinity or zero as Python's float() does.
+      d = std::strtod(std::string(start, p_).c_str(), nullptr);
+    } else if (error != std::errc() || end != p_) {
+      p_ = start;
+      fail_expected("a number");
+    }
+    return Value(d);
+  }
+
+  struct Scratch {
+    Value* slots = nullptr;
+    std::size_t capacity = 0;
+    std::string unescaped;
+    Scratch() = default;
+    Scratch(const Scratch&) = delete;
+    Scratch& operator=(const Scratch&) = delete;
+    ~Scratch() { ::operator delete(slots); }
+  };
+  static Scratch& scratch() {
+    thread_local Scratch s;
+    return s;
+  }
+
+  const char* begin_;
+  const char* p_;
+  const char* end_;
+  ValueArena& arena_;
+  Value* slots_ = scratch().slots;
+  Value* top_ = slots_;  // the next free slot
+  Value* limit_ = slots_ + scratch().capacity;
+  std::string& unescaped_ = scratch().unescaped;
+};
+
+}  // namespace
+
+JsonSyntaxError::JsonSyntaxError(const std::string& what, std::size_t offset)
+    : std::runtime_error(what + " at byte offset " + std::to_string(offset)), reason_(what), offset_(offset) {}
+
+namespace {
+// A value read into an arena, rebuilt to own all it holds.
+Value owned_copy(const Value& v) {
+  switch (v.type()) {
+    case Type::String:
+      return Value(v.str());
+    case Type::List: {
+      std::vector<Value> items;
+      items.reserve(v.items().size());
+      for (const Value& item : v.items()) items.push_back(owned_copy(item));
+      return Value::list(std::move(items));
+    }
+    case Type::Dict: {
+      std::vector<DictObject::Entry> entries;
+      entries.reserve(v.dict().size());
+      for (const auto& [key, item] : v.dict().entries()) entries.emplace_back(owned_copy(key), owned_copy(item));
+      return Value::dict(std::move(entries));
+    }
+    default:
+      return v;
+  }
+}
+}  // namespace
+
+Value read_json(std::string_view json, ValueArena* arena) {
+  if (arena) return Reader(json, *arena).document();
+  // Without an arena: read into one of its own (the reader's one fast path), then copy out.
+  ValueArena own;
+  return owned_copy(Reader(json, own).document());
+}
+
+Value value_from_json(std::string_view json) {
+  try {
+    return read_json(json, nullptr);
+  } catch (const JsonSyntaxError& e) {
+    throw TemplateError("ValueError", std::string("invalid JSON: ") + e.what(), 0, 0);
+  }
+}
+
+}  // namespace textedge::detail::jinja

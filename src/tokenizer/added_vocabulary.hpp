@@ -1,0 +1,83 @@
+// Added tokens (tokenizer.json "added_tokens"): found in the text before the rest of the
+// pipeline runs, with Hugging Face's rules: leftmost-longest match; non-normalized tokens are
+// matched in the raw text, normalized ones in each normalized piece; lstrip/rstrip absorb
+// neighbouring whitespace; single_word only matches between non-word characters.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "base/function_ref.hpp"
+#include "base/hash_tables.hpp"
+#include "base/json_dom.hpp"
+#include "textedge/tokenizer.hpp"
+
+namespace textedge::detail {
+
+class Normalizer;
+
+struct AddedToken {
+  std::string content;
+  TokenId id = 0;
+  bool special = false;
+  bool lstrip = false, rstrip = false, single_word = false, normalized = false;
+};
+
+// Finds added tokens in text. One matcher per pass (raw text / normalized pieces).
+class AddedTokenMatcher {
+ public:
+  // `patterns[i]` is the text to look for; `tokens[i]` is the token it stands for.
+  void build(std::vector<std::pair<std::string, const AddedToken*>> patterns);
+  bool empty() const { return nodes_.size() <= 1; }
+
+  // Calls on_text(begin, end) for every stretch without an added token (possibly empty
+  // stretches are skipped) and on_token(token) for every match, in order.
+  void split(std::string_view text, FunctionRef<void(std::size_t begin, std::size_t end)> on_text,
+             FunctionRef<void(const AddedToken& token)> on_token) const;
+
+ private:
+  // A byte trie; children of a node are a sorted run in edges_.
+  struct Node {
+    std::uint32_t first_edge = 0, edge_count = 0;
+    const AddedToken* token = nullptr;
+  };
+  struct Edge {
+    unsigned char byte;
+    std::uint32_t child;
+  };
+  // Longest match starting at text[pos], or nullptr; sets `end`.
+  const AddedToken* longest_at(std::string_view text, std::size_t pos, std::size_t& end) const;
+
+  std::vector<Node> nodes_;
+  std::vector<Edge> edges_;
+  bool starts_[256] = {};
+};
+
+class AddedVocabulary {
+ public:
+  // Reads "added_tokens"; `normalizer` (may be null) normalizes the patterns of normalized
+  // tokens, as the reference does.
+  void load(const Json& added_tokens, const Normalizer* normalizer);
+
+  const std::vector<AddedToken>& tokens() const { return tokens_; }
+  const AddedToken* by_id(TokenId id) const;
+  std::optional<TokenId> id_of(std::string_view content) const { return by_content_.find(content); }
+  bool is_special_content(std::string_view content) const;
+  TokenId max_id_plus_one() const { return max_id_plus_one_; }
+
+  const AddedTokenMatcher& raw_matcher() const { return raw_; }
+  const AddedTokenMatcher& normalized_matcher() const { return normalized_; }
+
+ private:
+  std::vector<AddedToken> tokens_;
+  std::vector<std::int32_t> index_by_id_;  // id -> index in tokens_, -1 when not added
+  StringIdMap by_content_;
+  StringIdMap special_contents_;
+  AddedTokenMatcher raw_, normalized_;
+  TokenId max_id_plus_one_ = 0;
+};
+
+}  // namespace textedge::detail

@@ -1,0 +1,91 @@
+// In-place string rewrites shared by the decoders, with the semantics of Rust's str::replace.
+#pragma once
+
+#include <cstring>
+#include <string>
+#include <string_view>
+
+#include "base/utf8.hpp"
+
+namespace textedge::detail::decoders {
+
+// Replaces every non-overlapping occurrence of `from`, left to right. An empty `from` inserts
+// `to` at every character boundary, both ends included (so "" becomes `to`), as Rust does.
+// Allocates only when `to` is longer than `from` and there is a match.
+inline void replace_all(std::string& s, std::string_view from, std::string_view to) {
+  if (from.empty()) {
+    std::string out;
+    out.reserve(s.size() + (s.size() + 1) * to.size());
+    out.append(to);
+    for (std::size_t i = 0; i < s.size();) {
+      std::size_t n = utf8_length(static_cast<unsigned char>(s[i]));
+      out.append(s, i, n);
+      out.append(to);
+      i += n;
+    }
+    s.swap(out);
+    return;
+  }
+  if (to.size() <= from.size() && s.size() <= 64) {
+    // Short strings (the usual token): one in-place byte loop, no library calls.
+    char* data = s.data();
+    const std::size_t n = s.size(), m = from.size();
+    std::size_t write = 0, read = 0;
+    while (read < n) {
+      bool match = data[read] == from[0] && n - read >= m;
+      for (std::size_t k = 1; match && k < m; ++k) match = data[read + k] == from[k];
+      if (match) {
+        for (char c : to) data[write++] = c;
+        read += m;
+      } else {
+        data[write++] = data[read++];
+      }
+    }
+    s.resize(write);
+    return;
+  }
+  std::size_t pos = s.find(from);
+  if (pos == std::string::npos) return;
+  if (to.size() <= from.size()) {
+    char* data = s.data();
+    std::size_t write = pos, read = pos;
+    while (true) {
+      std::memcpy(data + write, to.data(), to.size());
+      write += to.size();
+      read += from.size();
+      std::size_t next = s.find(from, read);
+      std::size_t end = next == std::string::npos ? s.size() : next;
+      std::memmove(data + write, data + read, end - read);
+      write += end - read;
+      read = end;
+      if (next == std::string::npos) break;
+    }
+    s.resize(write);
+    return;
+  }
+  std::string out;
+  out.reserve(s.size() + to.size() - from.size());
+  std::size_t read = 0;
+  while (pos != std::string::npos) {
+    out.append(s, read, pos - read);
+    out.append(to);
+    read = pos + from.size();
+    pos = s.find(from, read);
+  }
+  out.append(s, read, std::string::npos);
+  s.swap(out);
+}
+
+// WordPiece's clean-up of tokenization artifacts (spaces before punctuation, split English
+// contractions), also used by CTC. The rules run one after another, in this order.
+inline void cleanup_artifacts(std::string& s) {
+  // Every rule starts with a space.
+  if (s.find(' ') == std::string::npos) return;
+  static constexpr std::string_view kRules[][2] = {
+      {" .", "."},   {" ?", "?"},     {" !", "!"},   {" ,", ","},   {" ' ", "'"},   {" n't", "n't"},
+      {" 'm", "'m"}, {" do not", " don't"}, {" 's", "'s"}, {" 've", "'ve"}, {" 're", "'re"},
+  };
+  for (const auto& rule : kRules) replace_all(s, rule[0], rule[1]);
+}
+
+}  // namespace textedge::detail::decoders

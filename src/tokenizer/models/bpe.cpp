@@ -1,0 +1,652 @@
+#include "tokenizer/models/bpe.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <memory>
+#include <cstdio>
+#include <cstring>
+
+#include "base/run_in_parallel.hpp"
+#include "base/utf8.hpp"
+#include "tokenizer/byte_level.hpp"
+#include "tokenizer/models/bpe_json.hpp"
+#include "tokenizer/models/merge_queue.hpp"
+
+namespace textedge::detail {
+
+namespace {
+
+// Converts a token written in the GPT-2 byte alphabet to raw bytes; false when some character
+// is outside the alphabet (such tokens can never be produced from byte-level input).
+bool alphabet_to_bytes(std::string_view token, std::string& out) {
+  out.clear();
+  for (std::size_t i = 0; i < token.size();) {
+    auto c = static_cast<unsigned char>(token[i]);
+    char32_t cp = c;
+    if (c >= 0x80) {
+      // The alphabet is U+0021-U+0143: one or two bytes (tokens are valid UTF-8).
+      if ((c & 0xE0) != 0xC0 || i + 1 >= token.size()) return false;
+      cp = (char32_t{c & 0x1Fu} << 6) | (static_cast<unsigned char>(token[i + 1]) & 0x3Fu);
+      ++i;
+    }
+    ++i;
+    int b = unicode_to_byte(cp);
+    if (b < 0) return false;
+    out.push_back(static_cast<char>(b));
+  }
+  return true;
+}
+
+// Per-thread cache of recently encoded short words.
+//
+// Performance note: on English prose and code most words repeat; a hit costs one hash and
+// two cache lines instead of a merge loop (~10 merge-table probes). Keys up to 54 bytes (128-byte
+// entries) rather than 22 (64-byte entries) cut instructions by 4-6% on SentencePiece text,
+// whose segments carry punctuation and newlines (callgrind, llama2, 1-2 MB of bench.txt). A
+// shared cache with a mutex was rejected: contention across encode_batch threads. Entries are
+// fixed-size so the cache never allocates after its first use.
+struct CachedWord {
+  std::uint64_t hash;
+  std::uint8_t key_length;  // kEmpty when unused
+  std::uint8_t id_count;
+  char key[54];
+  TokenId ids[16];
+};
+static_assert(sizeof(CachedWord) == 128);
+constexpr std::uint8_t kEmpty = 0xFF;
+constexpr std::size_t kCacheSlots = 1 << 14;
+
+struct WordCache {
+  std::uint64_t owner = 0;
+  std::unique_ptr<CachedWord[]> slots;
+};
+
+WordCache& cache_for(std::uint64_t owner) {
+  // A few models per thread; the oldest is replaced when a thread uses more.
+  thread_local WordCache caches[4];
+  thread_local unsigned next_victim = 0;
+  for (auto& c : caches)
+    if (c.owner == owner) return c;
+  WordCache& c = caches[next_victim++ % 4];
+  if (!c.slots) c.slots = std::make_unique<CachedWord[]>(kCacheSlots);
+  for (std::size_t i = 0; i < kCacheSlots; ++i) c.slots[i].key_length = kEmpty;
+  c.owner = owner;
+  return c;
+}
+
+std::atomic<std::uint64_t> next_cache_owner{1};
+
+constexpr std::string_view kMetaspace = "\xE2\x96\x81";  // U+2581
+
+}  // namespace
+
+namespace {
+
+// The lists from a DOM: for documents the fast reader declined (their errors come from here,
+// with paths) and for callers that hold a DOM.
+void lists_from_dom(const Json& vocab, const Json& merges, BpeLists& out) {
+  simdjson::dom::object vocab_object;
+  if (vocab.raw().get_object().get(vocab_object)) vocab.fail("expected an object of token -> id");
+  out.vocab.reserve(vocab_object.size());
+  for (auto field : vocab_object) {
+    std::int64_t id;
+    if (field.value.get_int64().get(id)) vocab.get(field.key).fail("expected an integer token id");
+    if (id < 0 || id > 0x7FFFFFFF) vocab.get(field.key).fail("token id out of range");
+    out.vocab.push_back({field.key, static_cast<std::uint32_t>(id)});
+  }
+  simdjson::dom::array merge_list;
+  if (merges.raw().get_array().get(merge_list)) merges.fail("expected an array of merges");
+  out.merges.reserve(merge_list.size());
+  for (simdjson::dom::element entry : merge_list) {
+    auto fail = [&](const char* message) {
+      throw LoadError(merges.file(), merges.path() + "[" + std::to_string(out.merges.size()) + "]", message);
+    };
+    std::string_view a, b;
+    if (entry.is_string()) {
+      std::string_view s = entry.get_string().value_unsafe();
+      std::size_t space = s.find(' ');
+      if (space == std::string_view::npos || s.find(' ', space + 1) != std::string_view::npos)
+        fail("a merge string must be two tokens separated by one space");
+      a = s.substr(0, space);
+      b = s.substr(space + 1);
+    } else {
+      simdjson::dom::array pair;
+      if (entry.get_array().get(pair) || pair.size() != 2 || pair.at(0).get_string().get(a) || pair.at(1).get_string().get(b))
+        fail("a merge must be a string \"a b\" or a pair of strings");
+    }
+    out.merges.push_back({a, b});
+  }
+}
+
+// Hash-table loops hash this many keys ahead and prefetch their slots: the tables (4-16 MB)
+// do not fit in cache, and waiting for one slot at a time was most of the merge resolution.
+constexpr std::size_t kAhead = 16;
+
+}  // namespace
+
+BpeModel BpeModel::from_json(const Json& model, bool byte_level, const BpeLists* read_lists) {
+  BpeModel m;
+  m.byte_level_ = byte_level;
+  m.cache_owner_ = next_cache_owner.fetch_add(1);
+  if (auto dropout = model.find("dropout"); dropout && dropout->number() != 0.0)
+    dropout->fail("BPE dropout is random at encode time and is not supported");
+  m.ignore_merges_ = model.bool_or("ignore_merges", false);
+  m.byte_fallback_ = model.bool_or("byte_fallback", false);
+  m.fuse_unk_ = model.bool_or("fuse_unk", false);
+  m.continuing_subword_prefix_ = model.string_or("continuing_subword_prefix", "");
+  m.end_of_word_suffix_ = model.string_or("end_of_word_suffix", "");
+  if (byte_level && (!m.continuing_subword_prefix_.empty() || !m.end_of_word_suffix_.empty()))
+    model.fail("continuing_subword_prefix/end_of_word_suffix together with a ByteLevel pre-tokenizer is not supported");
+  Json merges = model.get("merges");
+  BpeLists dom_lists;
+  if (!read_lists) lists_from_dom(model.get("vocab"), merges, dom_lists);
+  const BpeLists& lists = read_lists ? *read_lists : dom_lists;
+
+  // Vocabulary: the token -> id map on this thread, the id-indexed lists on the other.
+  std::size_t max_id = 0, key_bytes = 0;
+  for (const auto& t : lists.vocab) {
+    max_id = std::max<std::size_t>(max_id, t.id);
+    key_bytes += t.text.size();
+  }
+  std::size_t size = lists.vocab.empty() ? 0 : max_id + 1;
+  HugeVector<std::string_view> tokens(size);
+  run_in_parallel(
+      [&] {
+        const auto& v = lists.vocab;
+        m.json_vocab_.reserve(v.size(), key_bytes);
+        std::uint64_t ahead[kAhead];
+        for (std::size_t i = 0; i < std::min(kAhead, v.size()); ++i) m.json_vocab_.prefetch(ahead[i] = hash_bytes(v[i].text));
+        for (std::size_t i = 0; i < v.size(); ++i) {
+          std::uint64_t h = ahead[i % kAhead];
+          if (i + kAhead < v.size()) m.json_vocab_.prefetch(ahead[i % kAhead] = hash_bytes(v[i + kAhead].text));
+          m.json_vocab_.insert(v[i].text, h, v[i].id);
+        }
+      },
+      [&] {
+        m.has_token_.assign(size, false);
+        for (const auto& t : lists.vocab) {
+          tokens[t.id] = t.text;
+          m.has_token_[t.id] = true;
+        }
+        m.tokens_ = StringList(tokens);
+        if (!byte_level) return;
+        m.raw_bytes_.reserve(size, key_bytes);
+        std::string raw;
+        for (std::size_t id = 0; id < size; ++id) m.raw_bytes_.push_back(alphabet_to_bytes(tokens[id], raw) ? std::string_view(raw) : std::string_view());
+      });
+
+  std::fill(std::begin(m.byte_fallback_ids_), std::end(m.byte_fallback_ids_), -1);
+  for (int b = 0; b < 256; ++b) {
+    char name[8];
+    std::snprintf(name, sizeof name, "<0x%02X>", b);
+    if (auto id = m.json_vocab_.find(name)) m.byte_fallback_ids_[b] = *id;
+  }
+  if (auto unk = model.find("unk_token")) {
+    auto id = m.json_vocab_.find(unk->str());
+    if (!id) unk->fail("unk_token \"" + std::string(unk->str()) + "\" is not in the vocabulary");
+    m.unk_id_ = *id;
+  }
+
+  // Merges: rank = position. Resolving the three token ids of a merge is most of the loading
+  // work; the two halves of the list are resolved at once.
+  struct Resolved {
+    TokenId left, right, merged;
+  };
+  const auto& entries = lists.merges;
+  HugeVector<Resolved> resolved(entries.size());
+  // Characters before a U+2581 inside a merge result (see split_before_metaspace_).
+  bool track_metaspace = !byte_level && !m.ignore_merges_ && m.continuing_subword_prefix_.empty() && m.end_of_word_suffix_.empty();
+  struct Half {
+    std::size_t error_rank = SIZE_MAX;
+    std::string error;
+    std::vector<char32_t> no_split_after;
+  };
+  auto resolve = [&](std::size_t begin, std::size_t end, Half& half) {
+    const std::string& prefix = m.continuing_subword_prefix_;
+    std::string merged[kAhead];
+    std::uint64_t hashes[kAhead][3];
+    for (std::size_t base = begin; base < end; base += kAhead) {
+      std::size_t n = std::min(kAhead, end - base);
+      for (std::size_t j = 0; j < n; ++j) {
+        const BpeLists::Merge& e = entries[base + j];
+        std::string_view b_rest = e.right;
+        if (!prefix.empty() && b_rest.substr(0, prefix.size()) == prefix) b_rest.remove_prefix(prefix.size());
+        merged[j].assign(e.left);
+        merged[j].append(b_rest);
+        m.json_vocab_.prefetch(hashes[j][0] = hash_bytes(e.left));
+        m.json_vocab_.prefetch(hashes[j][1] = hash_bytes(e.right));
+        m.json_vocab_.prefetch(hashes[j][2] = hash_bytes(merged[j]));
+      }
+      for (std::size_t j = 0; j < n; ++j) {
+        std::size_t rank = base + j;
+        const BpeLists::Merge& e = entries[rank];
+        auto fail = [&](std::string message) {
+          half.error_rank = rank;
+          half.error = std::move(message);
+        };
+        auto a_id = m.json_vocab_.find(e.left, hashes[j][0]);
+        if (!a_id) return fail("merge token \"" + std::string(e.left) + "\" is not in the vocabulary");
+        auto b_id = m.json_vocab_.find(e.right, hashes[j][1]);
+        if (!b_id) return fail("merge token \"" + std::string(e.right) + "\" is not in the vocabulary");
+        auto merged_id = m.json_vocab_.find(merged[j], hashes[j][2]);
+        if (!merged_id) return fail("merged token \"" + merged[j] + "\" is not in the vocabulary");
+        resolved[rank] = {*a_id, *b_id, *merged_id};
+        if (!track_metaspace) continue;
+        const std::string& s = merged[j];
+        for (std::size_t p = s.find(kMetaspace, 1); p != std::string::npos; p = s.find(kMetaspace, p + 1)) {
+          std::size_t start;
+          char32_t before = last_code_point(s, p, start);
+          auto& list = half.no_split_after;
+          if (before != 0x2581 && std::find(list.begin(), list.end(), before) == list.end()) list.push_back(before);
+        }
+      }
+    }
+  };
+  Half first, second;
+  std::size_t middle = entries.size() / 2;
+  run_in_parallel([&] { resolve(0, middle, first); }, [&] { resolve(middle, entries.size(), second); });
+  for (Half* half : {&first, &second}) {
+    if (half->error_rank != SIZE_MAX)
+      throw LoadError(merges.file(), merges.path() + "[" + std::to_string(half->error_rank) + "]", half->error);
+    for (char32_t c : half->no_split_after)
+      if (std::find(m.no_split_after_.begin(), m.no_split_after_.end(), c) == m.no_split_after_.end())
+        m.no_split_after_.push_back(c);
+  }
+
+  // The merge table on this thread; the small per-character tables on the other.
+  run_in_parallel(
+      [&] {
+        m.merges_.reserve(resolved.size());
+        m.rank_count_ = static_cast<std::uint32_t>(resolved.size());
+        for (std::size_t rank = 0; rank < resolved.size(); ++rank) {
+          if (rank + kAhead < resolved.size()) m.merges_.prefetch(resolved[rank + kAhead].left, resolved[rank + kAhead].right);
+          m.merges_.insert(resolved[rank].left, resolved[rank].right, {static_cast<std::uint32_t>(rank), resolved[rank].merged});
+        }
+      },
+      [&] {
+        std::fill(std::begin(m.byte_ids_), std::end(m.byte_ids_), -1);
+        if (byte_level) {
+          std::string alphabet_char;
+          for (int b = 0; b < 256; ++b) {
+            alphabet_char.clear();
+            append_utf8(alphabet_char, byte_to_unicode(static_cast<unsigned char>(b)));
+            if (auto id = m.json_vocab_.find(alphabet_char)) m.byte_ids_[b] = *id;
+          }
+        }
+        // Raw-bytes keys are only looked up whole (ignore_merges).
+        if (byte_level && m.ignore_merges_) {
+          m.vocab_.reserve(lists.vocab.size(), key_bytes);
+          std::string raw;
+          for (const auto& t : lists.vocab)
+            if (alphabet_to_bytes(t.text, raw)) m.vocab_.insert(raw, t.id);
+        }
+        if (!byte_level && m.continuing_subword_prefix_.empty() && m.end_of_word_suffix_.empty()) {
+          m.bmp_ids_.assign(0x10000, -1);
+          for (const auto& t : lists.vocab) {
+            std::string_view token = t.text;
+            if (token.empty() || token.size() > 3 || static_cast<std::size_t>(utf8_length(static_cast<unsigned char>(token[0]))) != token.size()) continue;
+            std::size_t i = 0;
+            char32_t cp = next_code_point(token, i);
+            if (cp < 0x10000 && find_invalid_utf8(token) == std::string_view::npos)
+              m.bmp_ids_[cp] = static_cast<std::int32_t>(*m.json_vocab_.find(token));
+          }
+        }
+      });
+  m.split_before_metaspace_ = track_metaspace && m.json_vocab_.find(kMetaspace).has_value();
+  m.prepare_word_splitting();
+  return m;
+}
+
+void BpeModel::prepare_word_splitting() {
+  inert_fallback_ = false;
+  if (!split_before_metaspace_) return;
+  for (int b = 0; b < 256; ++b) lead_kind_[b] = b < 0x80 ? kPlain : kLong;
+  for (char32_t c = 0; c < 0x80; ++c) split_after_ascii_[c] = may_split_after(c);
+  skip_by_words_ = true;
+  if (!byte_fallback_ || bmp_ids_.empty()) return;
+  for (std::int64_t id : byte_fallback_ids_)
+    if (id < 0) return;
+  // A merge with a byte token on its left (right) makes a token longer than six characters
+  // that starts (ends) with "<0xHH>": when the vocabulary has none, no merge uses byte tokens.
+  auto is_byte_token = [](std::string_view t) {
+    auto hex = [](char c) { return (c >= '0' && c <= '9') || (c >= 'A' && c <= 'F') || (c >= 'a' && c <= 'f'); };
+    return t.size() == 6 && t.substr(0, 3) == "<0x" && hex(t[3]) && hex(t[4]) && t[5] == '>';
+  };
+  for (std::size_t id = 0; id < tokens_.size(); ++id) {
+    if (!has_token_[id]) continue;
+    std::string_view t = tokens_[id];
+    if (t.empty()) return;
+    if (t.size() > 6 && (is_byte_token(t.substr(0, 6)) || is_byte_token(t.substr(t.size() - 6)))) return;
+  }
+  inert_fallback_ = true;
+  for (int b = 0; b < 0x80; ++b) {
+    if (bmp_ids_[b] >= 0) continue;
+    lead_kind_[b] = kInert;
+    if (b > ' ') skip_by_words_ = false;
+  }
+}
+
+std::optional<TokenId> BpeModel::token_to_id(std::string_view token) const { return json_vocab_.find(token); }
+
+void BpeModel::initial_symbols(std::string_view word, std::vector<TokenId>& symbols) const {
+  symbols.clear();
+  if (byte_level_) {
+    for (unsigned char b : word) {
+      std::int64_t id = byte_ids_[b];
+      if (id >= 0) {
+        symbols.push_back(static_cast<TokenId>(id));
+      } else if (unk_id_) {
+        // A byte-level vocabulary missing an alphabet character: as the reference, unknown.
+        if (!(fuse_unk_ && !symbols.empty() && symbols.back() == *unk_id_)) symbols.push_back(*unk_id_);
+      }
+    }
+    return;
+  }
+  // Character mode (SentencePiece-style vocabularies).
+  bool pending_unk = false;  // an unknown run not yet emitted (fuse_unk)
+  std::string key;
+  std::size_t i = 0;
+  while (i < word.size()) {
+    std::size_t start = i;
+    unsigned char lead = static_cast<unsigned char>(word[i]);
+    i += std::min<std::size_t>(utf8_length(lead), word.size() - i);
+    bool first = start == 0, last = i == word.size();
+    std::int64_t id = -1;
+    if (!bmp_ids_.empty() && lead < 0xF0) {
+      std::size_t j = start;
+      id = bmp_ids_[next_code_point(word, j)];  // -1: no such token, no need to look further
+    } else {
+      std::string_view ch = word.substr(start, i - start);
+      std::optional<TokenId> found;
+      if ((first || continuing_subword_prefix_.empty()) && (!last || end_of_word_suffix_.empty())) {
+        found = json_vocab_.find(ch);
+      } else {
+        key.clear();
+        if (!first) key += continuing_subword_prefix_;
+        key += ch;
+        if (last) key += end_of_word_suffix_;
+        found = json_vocab_.find(key);
+      }
+      if (found) id = *found;
+    }
+    if (id >= 0) {
+      if (pending_unk) { symbols.push_back(*unk_id_); pending_unk = false; }
+      symbols.push_back(static_cast<TokenId>(id));
+      continue;
+    }
+    if (byte_fallback_) {
+      // The reference falls back on the bytes of the character as looked up (with any
+      // prefix/suffix), and only when every byte has a token.
+      std::string_view bytes = word.substr(start, i - start);
+      if (!first && !continuing_subword_prefix_.empty()) { key = continuing_subword_prefix_; key += bytes; if (last) key += end_of_word_suffix_; bytes = key; }
+      else if (last && !end_of_word_suffix_.empty()) { key.assign(bytes); key += end_of_word_suffix_; bytes = key; }
+      bool all = true;
+      for (unsigned char b : bytes) all = all && byte_fallback_ids_[b] >= 0;
+      if (all) {
+        if (pending_unk) { symbols.push_back(*unk_id_); pending_unk = false; }
+        for (unsigned char b : bytes) symbols.push_back(static_cast<TokenId>(byte_fallback_ids_[b]));
+        continue;
+      }
+    }
+    if (unk_id_) {
+      if (pending_unk && !fuse_unk_) symbols.push_back(*unk_id_);
+      pending_unk = true;
+    }
+    // Without unk_token the character is dropped, as the reference does.
+  }
+  if (pending_unk) symbols.push_back(*unk_id_);
+}
+
+// Performance note: most words are short (< 16 symbols), where a linear scan for the lowest
+// rank over a small array beats a heap (no allocation, no pointer chasing); tiktoken does the
+// same. Instruction counts (callgrind, 1 MB of build/corpus/bench.txt, llama2): raising the
+// scan limit from 48 to 128 symbols saved 2.4%, a limit of 16 or 24 cost more than it saved.
+// Rejected: one int32 key per pair (rank * 128 + position) with a vectorised minimum and
+// linked symbols instead of memmove: 18% fewer instructions in this function, but 10-15%
+// slower in thread CPU time on bench.txt chunks (llama2 and gemma3, three runs each).
+void BpeModel::merge_by_scan(std::vector<TokenId>& symbols) const {
+  std::size_t n = symbols.size();
+  if (n < 2) return;
+  MergeMap::Merge pairs[kScanLimit];
+  for (std::size_t i = 0; i + 1 < n; ++i) pairs[i] = merges_.find(symbols[i], symbols[i + 1]);
+  while (n > 1) {
+    std::size_t best = 0;
+    std::uint32_t best_rank = pairs[0].rank;
+    for (std::size_t i = 1; i + 1 < n; ++i)
+      if (pairs[i].rank < best_rank) { best_rank = pairs[i].rank; best = i; }
+    if (best_rank == MergeMap::kNoRank) break;
+    symbols[best] = pairs[best].id;
+    // Remove symbol best+1 and pair best+1.
+    for (std::size_t i = best + 1; i + 1 < n; ++i) symbols[i] = symbols[i + 1];
+    for (std::size_t i = best + 1; i + 2 < n; ++i) pairs[i] = pairs[i + 1];
+    --n;
+    if (best > 0) pairs[best - 1] = merges_.find(symbols[best - 1], symbols[best]);
+    if (best + 1 < n) pairs[best] = merges_.find(symbols[best], symbols[best + 1]);
+  }
+  symbols.resize(n);
+}
+
+void BpeModel::merge_by_heap(std::vector<TokenId>& symbols) const {
+  const std::size_t n = symbols.size();
+  if (n < 2) return;
+  struct Node { std::int32_t prev, next; };
+  struct Candidate {
+    std::uint32_t rank, pos, id;
+    bool operator>(const Candidate& o) const { return rank != o.rank ? rank > o.rank : pos > o.pos; }
+  };
+  // Reused across calls: long words are common in SentencePiece text (CJK runs, code).
+  thread_local std::vector<Node> links;
+  thread_local std::vector<std::uint8_t> alive;
+  thread_local std::vector<Candidate> heap;
+  links.resize(n);
+  alive.assign(n, 1);
+  heap.clear();
+  for (std::size_t i = 0; i < n; ++i) links[i] = {static_cast<std::int32_t>(i) - 1, i + 1 < n ? static_cast<std::int32_t>(i + 1) : -1};
+  auto push = [&](Candidate c) { heap.push_back(c); std::push_heap(heap.begin(), heap.end(), std::greater<>()); };
+  for (std::size_t i = 0; i + 1 < n; ++i) {
+    auto m = merges_.find(symbols[i], symbols[i + 1]);
+    if (m.rank != MergeMap::kNoRank) heap.push_back({m.rank, static_cast<std::uint32_t>(i), m.id});
+  }
+  std::make_heap(heap.begin(), heap.end(), std::greater<>());
+  while (!heap.empty()) {
+    std::pop_heap(heap.begin(), heap.end(), std::greater<>());
+    Candidate top = heap.back();
+    heap.pop_back();
+    std::uint32_t pos = top.pos;
+    if (!alive[pos] || links[pos].next < 0) continue;
+    std::uint32_t right = static_cast<std::uint32_t>(links[pos].next);
+    // Stale entry: the pair at pos changed since it was queued.
+    auto current = merges_.find(symbols[pos], symbols[right]);
+    if (current.rank != top.rank || current.id != top.id) continue;
+    symbols[pos] = top.id;
+    alive[right] = 0;
+    links[pos].next = links[right].next;
+    if (links[right].next >= 0) links[links[right].next].prev = static_cast<std::int32_t>(pos);
+    if (links[pos].prev >= 0) {
+      auto p = static_cast<std::uint32_t>(links[pos].prev);
+      auto m = merges_.find(symbols[p], symbols[pos]);
+      if (m.rank != MergeMap::kNoRank) push({m.rank, p, m.id});
+    }
+    if (links[pos].next >= 0) {
+      auto m = merges_.find(symbols[pos], symbols[links[pos].next]);
+      if (m.rank != MergeMap::kNoRank) push({m.rank, pos, m.id});
+    }
+  }
+  std::size_t out = 0;
+  for (std::size_t i = 0; i < n; ++i)
+    if (alive[i]) symbols[out++] = symbols[i];
+  symbols.resize(out);
+}
+
+void BpeModel::merge_by_queue(std::vector<TokenId>& symbols) const {
+  const std::size_t n = symbols.size();
+  if (n < 2) return;
+  constexpr TokenId kDead = 0xFFFFFFFFu;  // no token has this id
+  // Symbol and links side by side: a merge at a far position then costs one cache miss.
+  struct Node {
+    TokenId symbol;
+    std::int32_t prev, next;
+  };
+  thread_local MergeQueue queue;
+  thread_local HugeVector<Node> nodes;
+  queue.start(rank_count_);
+  nodes.resize(n);
+  for (std::size_t i = 0; i < n; ++i)
+    nodes[i] = {symbols[i], static_cast<std::int32_t>(i) - 1, i + 1 < n ? static_cast<std::int32_t>(i + 1) : -1};
+  for (std::size_t i = 0; i + 1 < n; ++i) {
+    auto m = merges_.find(symbols[i], symbols[i + 1]);
+    if (m.rank != MergeMap::kNoRank) queue.push(m.rank, static_cast<std::uint32_t>(i), {symbols[i], symbols[i + 1], m.id});
+  }
+  std::uint32_t rank, pos;
+  while (queue.pop(rank, pos)) {
+    const MergeQueue::Pair pair = queue.pair(rank);
+    // Stale candidates: the symbol at pos or its right neighbour changed (or died) since.
+    Node& node = nodes[pos];
+    if (node.symbol != pair.left || node.next < 0) continue;
+    Node& right = nodes[node.next];
+    if (right.symbol != pair.right) continue;
+    node.symbol = pair.merged;
+    right.symbol = kDead;
+    std::int32_t after = right.next;
+    node.next = after;
+    if (after >= 0) nodes[after].prev = static_cast<std::int32_t>(pos);
+    if (node.prev >= 0) {
+      TokenId before = nodes[node.prev].symbol;
+      auto m = merges_.find(before, pair.merged);
+      if (m.rank != MergeMap::kNoRank) queue.push(m.rank, static_cast<std::uint32_t>(node.prev), {before, pair.merged, m.id});
+    }
+    if (after >= 0) {
+      TokenId next = nodes[after].symbol;
+      auto m = merges_.find(pair.merged, next);
+      if (m.rank != MergeMap::kNoRank) queue.push(m.rank, pos, {pair.merged, next, m.id});
+    }
+  }
+  std::size_t out = 0;
+  for (std::size_t i = 0; i < n; ++i)
+    if (nodes[i].symbol != kDead) symbols[out++] = nodes[i].symbol;
+  symbols.resize(out);
+}
+
+bool BpeModel::may_split_after(char32_t c) const {
+  if (c == 0x2581) return false;
+  if (std::find(no_split_after_.begin(), no_split_after_.end(), c) != no_split_after_.end()) return false;
+  // A character without its own token becomes byte-fallback or unknown tokens, whose strings
+  // ("<0xE2>", "<unk>") a merge might continue; only split after characters the vocabulary has.
+  if (c < 0x10000 && !bmp_ids_.empty()) return bmp_ids_[c] >= 0;
+  std::string s;
+  append_utf8(s, c);
+  return json_vocab_.find(s).has_value();
+}
+
+void BpeModel::encode_word(std::string_view word, std::vector<TokenId>& out) const {
+  if (ignore_merges_) {
+    if (auto id = (byte_level_ ? vocab_ : json_vocab_).find(word)) {
+      out.push_back(*id);
+      return;
+    }
+  }
+  if (!split_before_metaspace_) {
+    encode_segment(word, out);
+    return;
+  }
+  // Cut before a U+2581 that may follow the character before it, and around runs of inert
+  // characters. Runs of U+2581 stay whole (merges join them).
+  //
+  // Performance note: most bytes are plain ASCII, skipped 8 at a time; "▁" after an ASCII
+  // character is decided by one table look-up (callgrind, llama2, 1 MB of bench.txt: 22M
+  // instructions with a byte loop and a call per "▁", 15M now). Also cutting around
+  // "isolated" characters (a token, never next to a different character in any token: most
+  // CJK, Gemma 3's "\n") cost llama2 1.4% more and did not help Gemma 3, whose newlines are
+  // added tokens.
+  std::size_t start = 0, p = 0;
+  bool prev_inert = false;
+  const std::size_t n = word.size();
+  const char* s = word.data();
+  auto cut = [&](std::size_t at) {
+    encode_segment(word.substr(start, at - start), out);
+    start = at;
+  };
+  while (p < n) {
+    std::size_t from = p;
+    if (skip_by_words_) {
+      constexpr std::uint64_t kOnes = 0x0101010101010101ULL, kHigh = 0x8080808080808080ULL;
+      for (; p + 8 <= n; p += 8) {
+        std::uint64_t w;
+        std::memcpy(&w, s + p, 8);
+        if ((w | ((w - kOnes * '!') & ~w)) & kHigh) break;  // a byte >= 0x80 or below '!'
+      }
+    }
+    while (p < n && lead_kind_[static_cast<unsigned char>(s[p])] == kPlain) ++p;
+    if (p != from) prev_inert = false;
+    if (p == n) break;
+    std::size_t at = p;
+    unsigned char lead = static_cast<unsigned char>(s[p]);
+    if (lead_kind_[lead] == kInert) {
+      ++p;
+      if (at > start && !prev_inert) cut(at);
+      prev_inert = true;
+      continue;
+    }
+    if (lead == 0xE2 && p + 2 < n && s[p + 1] == '\x96' && s[p + 2] == '\x81') {  // U+2581
+      p += 3;
+      if (at == start) {
+      } else if (prev_inert) {
+        cut(at);
+      } else if (unsigned char before = static_cast<unsigned char>(s[at - 1]); before < 0x80) {
+        if (split_after_ascii_[before]) cut(at);
+      } else {
+        std::size_t before_start;
+        if (may_split_after(last_code_point(word, at, before_start))) cut(at);
+      }
+      prev_inert = false;
+      continue;
+    }
+    char32_t c = next_code_point(word, p);
+    bool inert = inert_fallback_ && c < 0x10000 && bmp_ids_[c] < 0;
+    if (at > start && inert != prev_inert) cut(at);
+    prev_inert = inert;
+  }
+  encode_segment(word.substr(start), out);
+}
+
+void BpeModel::encode_segment(std::string_view word, std::vector<TokenId>& out) const {
+  CachedWord* slot = nullptr;
+  std::uint64_t hash = 0;
+  if (word.size() <= sizeof(CachedWord::key)) {
+    hash = hash_bytes(word);
+    slot = &cache_for(cache_owner_).slots[hash & (kCacheSlots - 1)];
+    if (slot->hash == hash && slot->key_length == word.size() && std::memcmp(slot->key, word.data(), word.size()) == 0) {
+      out.insert(out.end(), slot->ids, slot->ids + slot->id_count);
+      return;
+    }
+  }
+  thread_local std::vector<TokenId> symbols;
+  initial_symbols(word, symbols);
+  if (symbols.size() <= kScanLimit) merge_by_scan(symbols);
+  else if (symbols.size() <= kHeapLimit) merge_by_heap(symbols);
+  else merge_by_queue(symbols);
+  out.insert(out.end(), symbols.begin(), symbols.end());
+  if (slot && symbols.size() <= std::size(slot->ids)) {
+    slot->hash = hash;
+    slot->key_length = static_cast<std::uint8_t>(word.size());
+    slot->id_count = static_cast<std::uint8_t>(symbols.size());
+    std::memcpy(slot->key, word.data(), word.size());
+    std::copy(symbols.begin(), symbols.end(), slot->ids);
+  }
+}
+
+void BpeModel::encode_word_with_queue(std::string_view word, std::vector<TokenId>& out) const {
+  std::vector<TokenId> symbols;
+  initial_symbols(word, symbols);
+  merge_by_queue(symbols);
+  out.insert(out.end(), symbols.begin(), symbols.end());
+}
+
+void BpeModel::encode_word_with_heap(std::string_view word, std::vector<TokenId>& out) const {
+  std::vector<TokenId> symbols;
+  initial_symbols(word, symbols);
+  merge_by_heap(symbols);
+  out.insert(out.end(), symbols.begin(), symbols.end());
+}
+
+}  // namespace textedge::detail

@@ -1,0 +1,109 @@
+// The BPE model: turns one pre-tokenized word into token ids by applying merges in rank order,
+// exactly as Hugging Face's BPE does (lowest rank first, leftmost first among equal ranks).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "base/hash_tables.hpp"
+#include "base/json_dom.hpp"
+#include "base/string_list.hpp"
+#include "textedge/tokenizer.hpp"
+
+namespace textedge::detail {
+
+struct BpeLists;
+
+class BpeModel {
+ public:
+  // `byte_level`: the pre-tokenizer is ByteLevel, so words arrive as raw bytes and each byte
+  // stands for its GPT-2 alphabet character. The vocabulary is then keyed by raw bytes.
+  // `lists`: vocab and merges already read by read_bpe_lists (model's own are then empty).
+  static BpeModel from_json(const Json& model, bool byte_level, const BpeLists* lists = nullptr);
+
+  // Appends the ids of `word` (non-empty) to `out`.
+  void encode_word(std::string_view word, std::vector<TokenId>& out) const;
+
+  // Largest model id + 1.
+  std::size_t vocab_size() const { return tokens_.size(); }
+  // The token as written in tokenizer.json (GPT-2 alphabet for byte-level vocabularies);
+  // nullptr for ids the model does not have.
+  std::optional<std::string_view> token(TokenId id) const {
+    if (id < tokens_.size() && has_token_[id]) return tokens_[id];
+    return std::nullopt;
+  }
+  std::optional<TokenId> token_to_id(std::string_view token) const;
+  bool byte_level() const { return byte_level_; }
+  // Raw bytes of a token of a byte-level vocabulary ("" when not byte-level or absent).
+  std::string_view raw_bytes(TokenId id) const {
+    return raw_bytes_[id];
+  }
+
+  // Words with at most this many initial symbols use the quadratic scan; longer ones the
+  // heap. Exposed so tests can check that both give the same result.
+  static constexpr std::size_t kScanLimit = 128;
+  // The whole word (no cache, no splitting) by one strategy, for tests.
+  void encode_word_with_heap(std::string_view word, std::vector<TokenId>& out) const;
+  void encode_word_with_queue(std::string_view word, std::vector<TokenId>& out) const;
+
+ private:
+  // Fills `symbols` with the initial symbols of `word` (characters or bytes; byte fallback;
+  // unknown handling).
+  void initial_symbols(std::string_view word, std::vector<TokenId>& symbols) const;
+  void encode_segment(std::string_view segment, std::vector<TokenId>& out) const;
+  // SentencePiece texts arrive as one long word; see split_before_metaspace_.
+  bool may_split_after(char32_t c) const;
+  void merge_by_scan(std::vector<TokenId>& symbols) const;
+  // Words up to kHeapLimit symbols: a binary heap, O(n log n) but within L1/L2. The bucket
+  // queue touches one entry of a rank-indexed table per candidate (12 MB for Gemma 3): on
+  // words of a few hundred symbols those cache misses made Gemma 3 encode 20% slower.
+  static constexpr std::size_t kHeapLimit = 4096;
+  void merge_by_heap(std::vector<TokenId>& symbols) const;
+  // Long words: O(1) amortised per merge (see merge_queue.hpp).
+  void merge_by_queue(std::vector<TokenId>& symbols) const;
+
+  // Identifies this model in the per-thread word caches.
+  std::uint64_t cache_owner_ = 0;
+  bool byte_level_ = false;
+  bool ignore_merges_ = false;
+  bool byte_fallback_ = false;
+  bool fuse_unk_ = false;
+  std::optional<TokenId> unk_id_;
+  // When no merge can create a token with some character X followed by U+2581, BPE never
+  // merges across such a boundary, so a word can be encoded piece by piece, split before each
+  // U+2581 that follows another character (each piece then hits the word cache). Checked at
+  // load time against the merges; characters that do precede U+2581 in some merge result are
+  // listed in no_split_after_ (Gemma 3 merges ">" with "▁</").
+  bool split_before_metaspace_ = false;
+  std::vector<char32_t> no_split_after_;
+  // Byte-fallback tokens are never a side of a merge (and every byte has one), so a BMP
+  // character without a token of its own ("\n" in Llama 2, CJK characters it lacks) is inert:
+  // no merge crosses either side of it, and words are also cut around runs of such characters.
+  bool inert_fallback_ = false;
+  // First byte of a character -> kPlain (ASCII, not inert), kInert (ASCII, inert) or kLong.
+  enum : std::uint8_t { kPlain, kInert, kLong };
+  std::uint8_t lead_kind_[256] = {};
+  bool split_after_ascii_[128] = {};  // may_split_after for ASCII characters
+  bool skip_by_words_ = false;        // every ASCII character that is not kPlain is below '!'
+  void prepare_word_splitting();
+  std::string continuing_subword_prefix_;
+  std::string end_of_word_suffix_;
+
+  StringIdMap vocab_;          // raw bytes -> id (only byte-level with ignore_merges_)
+  StringIdMap json_vocab_;     // token as in tokenizer.json -> id
+  MergeMap merges_;
+  std::uint32_t rank_count_ = 0;  // ranks are below this
+  StringList tokens_;     // id -> token as in tokenizer.json
+  std::vector<bool> has_token_;
+  StringList raw_bytes_;  // byte-level only: id -> raw bytes
+  std::int64_t byte_ids_[256];          // byte-level: byte -> id of its alphabet character (-1: none)
+  // Char mode without prefix/suffix: code point below U+10000 -> id of its one-character token
+  // (-1: none). Saves a hash lookup per character (every SentencePiece word starts with U+2581).
+  std::vector<std::int32_t> bmp_ids_;
+  std::int64_t byte_fallback_ids_[256]; // "<0xNN>" -> id (-1: none)
+};
+
+}  // namespace textedge::detail

@@ -1,0 +1,418 @@
+// The Tokenizer pipeline: added tokens -> normalizer -> added (normalized) tokens ->
+// pre-tokenizer -> BPE model -> post-processor; and back through the decoder.
+#include "textedge/tokenizer.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <filesystem>
+#include <thread>
+
+#include "base/json_dom.hpp"
+#include "base/run_in_parallel.hpp"
+#include "base/thread_pool.hpp"
+#include "base/utf8.hpp"
+#include "tokenizer/added_vocabulary.hpp"
+#include "tokenizer/decoders/decoder.hpp"
+#include "tokenizer/models/bpe.hpp"
+#include "tokenizer/models/bpe_json.hpp"
+#include "tokenizer/normalizers/normalizer.hpp"
+#include "tokenizer/post_processors/post_processor.hpp"
+#include "tokenizer/pre_tokenizers/pre_tokenizer.hpp"
+#include "tokenizer/tokenizer_impl.hpp"
+
+namespace textedge {
+
+using namespace detail;
+
+
+namespace {
+
+std::optional<std::string> config_token(const Json& config, std::string_view key) {
+  auto v = config.find(key);
+  if (!v) return std::nullopt;
+  if (v->is_string()) return std::string(v->str());
+  if (v->is_object()) {
+    if (auto content = v->find("content")) return std::string(content->str());
+  }
+  return std::nullopt;
+}
+
+// A Sequence of per-token decoders, then optionally ByteFallback, then Fuse, then anything:
+// decoding then needs no token strings (Tokenizer::Impl::decode_fused).
+void plan_fused_decode(Tokenizer::Impl& impl) {
+  if (!impl.decoder || !impl.decoder->children()) return;
+  const auto& chain = *impl.decoder->children();
+  std::size_t i = 0;
+  std::vector<const Decoder*> per_token;
+  while (i < chain.size() && chain[i]->kind() == Decoder::Kind::kPerToken) per_token.push_back(chain[i++].get());
+  const Decoder* byte_fallback = nullptr;
+  if (i < chain.size() && chain[i]->kind() == Decoder::Kind::kByteFallback) byte_fallback = chain[i++].get();
+  if (i >= chain.size() || chain[i]->kind() != Decoder::Kind::kFuse) return;
+  for (++i; i < chain.size(); ++i) impl.decode_tail.push_back(chain[i].get());
+  if (byte_fallback) {
+    std::string token;
+    for (TokenId id = 0; id < impl.vocab_size; ++id) {
+      auto kind = impl.token_kind[id];
+      if (kind != Tokenizer::Impl::TokenKind::kText && kind != Tokenizer::Impl::TokenKind::kPartial) continue;
+      token.assign(*impl.token_string(id));
+      for (const Decoder* d : per_token) d->map_token(token);
+      if (byte_fallback->byte_value(token) >= 0) impl.token_kind[id] = Tokenizer::Impl::TokenKind::kByte;
+    }
+  }
+  impl.fused_decode = true;
+}
+
+void plan_streaming(Tokenizer::Impl& impl) {
+  if (impl.bytewise_decode) return;
+  std::string decoder = impl.decoder ? impl.decoder->describe() : "none";
+  if (impl.fused_decode && impl.decode_tail.size() <= 1) {
+    if (impl.decode_tail.empty()) return;
+    if ((impl.stream_strip = impl.decode_tail[0]->strip_spec())) return;
+  }
+  // Per-token components only (Replace, Metaspace): each token maps alone, the first one by
+  // its own rule.
+  if (impl.decoder) {
+    std::vector<const Decoder*> parts;
+    if (auto children = impl.decoder->children())
+      for (auto& c : *children) parts.push_back(c.get());
+    else
+      parts.push_back(impl.decoder.get());
+    bool per_token = std::all_of(parts.begin(), parts.end(), [](const Decoder* d) {
+      return d->kind() == Decoder::Kind::kPerToken || d->kind() == Decoder::Kind::kFirstToken;
+    });
+    if (per_token) {
+      impl.stream_first_token = true;
+      return;
+    }
+  }
+  impl.stream_unsupported = "streaming detokenization supports the ByteLevel decoder and SentencePiece chains "
+                            "(Sequence of Replace, ByteFallback, Fuse, Strip) and per-token chains (Replace, Metaspace); "
+                            "this tokenizer's decoder is " + decoder;
+}
+
+std::shared_ptr<Tokenizer::Impl> build(const JsonDocument& doc, const std::string& origin, const BpeLists* lists) {
+  auto impl = std::make_shared<Tokenizer::Impl>();
+  impl->origin = origin;
+  Json root = doc.root();
+  if (!root.is_object()) root.fail("expected a tokenizer.json object");
+
+  if (auto n = root.find("normalizer")) impl->normalizer = normalizer_from_json(*n);
+  if (auto p = root.find("pre_tokenizer")) impl->pre_tokenizer = pre_tokenizer_from_json(*p);
+
+  Json model = root.get("model");
+  std::string type = model.find("type") ? std::string(model.get("type").str()) : (model.find("merges") ? "BPE" : "");
+  if (type != "BPE") {
+    (model.find("type") ? model.get("type") : model)
+        .fail("model type \"" + type + "\" is not supported yet (supported: BPE; Unigram, WordPiece and WordLevel are planned)");
+  }
+  bool byte_level = impl->pre_tokenizer && impl->pre_tokenizer->is_byte_level();
+  impl->model = BpeModel::from_json(model, byte_level, lists);
+
+  if (auto a = root.find("added_tokens")) impl->added.load(*a, impl->normalizer.get());
+  if (auto p = root.find("post_processor")) impl->post_processor = post_processor_from_json(*p);
+  if (auto d = root.find("decoder")) impl->decoder = decoder_from_json(*d);
+
+  impl->vocab_size = std::max<std::size_t>(impl->model.vocab_size(), impl->added.max_id_plus_one());
+  // Token bytes, and what each id is to decoding, on two threads. Performance note: one
+  // std::string per token (and a vector of them) cost 70 ms on Gemma 3, mostly page faults; both
+  // loops now map tokens through one scratch string.
+  using TokenKind = Tokenizer::Impl::TokenKind;
+  impl->bytewise_decode = impl->decoder && impl->decoder->is_bytewise();
+  impl->token_kind.assign(impl->vocab_size, TokenKind::kText);
+  std::vector<bool> partial(impl->vocab_size, false);  // token bytes that are not whole characters
+  run_in_parallel(
+      [&] {
+        // Byte-level model tokens are the model's raw bytes; the rest (SentencePiece pieces,
+        // added tokens) go through the decoder's per-token mapping.
+        StringList& out = impl->token_bytes;
+        out.reserve(impl->vocab_size, impl->vocab_size * 8);
+        std::string token;
+        for (TokenId id = 0; id < impl->vocab_size; ++id) {
+          const AddedToken* added = impl->added.by_id(id);
+          std::optional<std::string_view> s;
+          std::string_view bytes;
+          if (added && added->special) {
+          } else if (!added && impl->model.byte_level() && !impl->model.raw_bytes(id).empty()) {
+            bytes = impl->model.raw_bytes(id);
+          } else if ((s = impl->token_string(id))) {
+            token.assign(*s);
+            if (impl->decoder) impl->decoder->map_token(token);
+            bytes = token;
+          }
+          out.push_back(bytes);
+          if (find_invalid_utf8(bytes) != std::string_view::npos) partial[id] = true;
+        }
+      },
+      [&] {
+        // First bytes of special contents: most tokens need no lookup.
+        bool first_byte[256] = {};
+        for (const AddedToken& t : impl->added.tokens())
+          if (t.special && !t.content.empty()) first_byte[static_cast<unsigned char>(t.content[0])] = true;
+        for (TokenId id = 0; id < impl->vocab_size; ++id) {
+          auto s = impl->token_string(id);
+          if (!s) {
+            impl->token_kind[id] = TokenKind::kNone;
+            continue;
+          }
+          if ((!s->empty() && !first_byte[static_cast<unsigned char>((*s)[0])]) || !impl->added.is_special_content(*s))
+            continue;
+          impl->token_kind[id] = TokenKind::kSpecial;
+          std::string token(*s);
+          if (impl->decoder) impl->decoder->map_token(token);
+          impl->special_bytes.emplace_back(id, std::move(token));
+        }
+      });
+  for (TokenId id = 0; id < impl->vocab_size; ++id)
+    if (partial[id] && impl->token_kind[id] == TokenKind::kText) impl->token_kind[id] = TokenKind::kPartial;
+  plan_fused_decode(*impl);
+  plan_streaming(*impl);
+  return impl;
+}
+
+// The vocabulary and merges through the dedicated reader and the rest through the DOM; the
+// whole text through the DOM when the reader declines (its errors then name the path).
+std::shared_ptr<Tokenizer::Impl> build(std::string_view text, const std::string& origin) {
+  BpeLists lists;
+  if (auto rest = read_bpe_lists(text, lists)) return build(JsonDocument(std::string_view(*rest), origin), origin, &lists);
+  return build(JsonDocument(text, origin), origin, nullptr);
+}
+
+}  // namespace
+
+Tokenizer Tokenizer::from_json(std::string_view json, const std::string& origin) { return Tokenizer(build(json, origin)); }
+
+Tokenizer Tokenizer::load(const std::string& path) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  std::string file = path;
+  std::string config_file;
+  if (fs::is_directory(path, ec)) {
+    file = (fs::path(path) / "tokenizer.json").string();
+    if (!fs::exists(file, ec)) throw LoadError(file, "", "no tokenizer.json in model directory " + path);
+    config_file = (fs::path(path) / "tokenizer_config.json").string();
+  } else if (!fs::exists(path, ec)) {
+    throw LoadError(path, "", "no such file or directory");
+  } else {
+    auto sibling = fs::path(path).parent_path() / "tokenizer_config.json";
+    if (fs::path(path).filename() == "tokenizer.json") config_file = sibling.string();
+  }
+  auto impl = build(MappedFile(file).text(), file);
+  if (!config_file.empty() && fs::exists(config_file, ec)) {
+    JsonDocument config = JsonDocument::load(config_file);
+    Json root = config.root();
+    if (!root.is_object()) root.fail("expected a tokenizer_config.json object");
+    impl->bos_token = config_token(root, "bos_token");
+    impl->eos_token = config_token(root, "eos_token");
+    impl->pad_token = config_token(root, "pad_token");
+    impl->unk_token = config_token(root, "unk_token");
+  }
+  return Tokenizer(std::move(impl));
+}
+
+void Tokenizer::Impl::encode_normalized_piece(std::string_view piece, bool at_start, std::vector<TokenId>& ids) const {
+  auto to_model = [&](std::string_view word, bool) { model.encode_word(word, ids); };
+  if (pre_tokenizer) pre_tokenizer->pre_tokenize(piece, at_start, to_model);
+  else to_model(piece, at_start);
+}
+
+void Tokenizer::Impl::encode_into(std::string_view text, bool add_special_tokens, std::vector<TokenId>& ids) const {
+  thread_local std::string normalized;
+  auto push_token = [&](const AddedToken& t) { ids.push_back(t.id); };
+  auto on_raw_text = [&](std::size_t begin, std::size_t end) {
+    std::string_view piece = text.substr(begin, end - begin);
+    bool at_start = begin == 0;
+    if (normalizer) {
+      normalized.assign(piece);
+      normalizer->normalize(normalized);
+      piece = normalized;
+    }
+    if (added.normalized_matcher().empty()) {
+      if (!piece.empty()) encode_normalized_piece(piece, at_start, ids);
+      return;
+    }
+    added.normalized_matcher().split(
+        piece,
+        [&](std::size_t b, std::size_t e) { encode_normalized_piece(piece.substr(b, e - b), at_start && b == 0, ids); },
+        push_token);
+  };
+  added.raw_matcher().split(text, on_raw_text, push_token);
+  if (add_special_tokens && post_processor) post_processor->process(ids);
+}
+
+std::vector<TokenId> Tokenizer::encode(std::string_view text, const EncodeOptions& options) const {
+  std::vector<TokenId> ids;
+  ids.reserve(text.size() / 3 + 4);
+  std::size_t bad = find_invalid_utf8(text);
+  if (bad != std::string_view::npos) {
+    if (!options.lossy_utf8) throw InputError("text is not valid UTF-8", bad);
+    std::string repaired = utf8_lossy(text);
+    impl_->encode_into(repaired, options.add_special_tokens, ids);
+    return ids;
+  }
+  impl_->encode_into(text, options.add_special_tokens, ids);
+  return ids;
+}
+
+std::vector<std::vector<TokenId>> Tokenizer::encode_batch(std::span<const std::string> texts, const EncodeOptions& options,
+                                                          unsigned threads) const {
+  std::vector<std::vector<TokenId>> out(texts.size());
+  if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
+  threads = static_cast<unsigned>(std::min<std::size_t>(threads, texts.size()));
+  if (threads <= 1) {
+    for (std::size_t i = 0; i < texts.size(); ++i) out[i] = encode(texts[i], options);
+    return out;
+  }
+  // Texts are claimed one at a time so uneven lengths still balance.
+  std::atomic<std::size_t> next{0};
+  std::exception_ptr error;
+  std::atomic<bool> failed{false};
+  run_on_pool(threads, [&] {
+    for (std::size_t i; !failed.load(std::memory_order_relaxed) && (i = next.fetch_add(1)) < texts.size();) {
+      try {
+        out[i] = encode(texts[i], options);
+      } catch (...) {
+        if (!failed.exchange(true)) error = std::current_exception();
+      }
+    }
+  });
+  if (error) std::rethrow_exception(error);
+  return out;
+}
+
+// Performance note: building one std::string per token and running the decoder chain cost
+// ~3x the time of this loop on byte-level models (bench decode).
+void Tokenizer::Impl::decode_bytewise(std::span<const TokenId> ids, bool skip_special, std::string& out) const {
+  for (TokenId id : ids) {
+    if (id >= vocab_size) continue;  // out of range: skipped, as the reference does
+    if (token_kind[id] != TokenKind::kSpecial) {
+      out += token_bytes[id];  // "" for ids without a token
+      continue;
+    }
+    if (skip_special) continue;
+    out += special_token_bytes(id);
+  }
+  if (find_invalid_utf8(out) != std::string_view::npos) out = utf8_lossy(out);
+}
+
+// ByteFallback's rule: a run of byte tokens that is not valid UTF-8 as a whole becomes one
+// U+FFFD per byte token.
+void Tokenizer::Impl::decode_fused(std::span<const TokenId> ids, bool skip_special, std::string& out) const {
+  std::size_t run_start = 0, run_length = 0;
+  auto end_run = [&] {
+    if (run_length == 0) return;
+    if (find_invalid_utf8(std::string_view(out).substr(run_start)) != std::string_view::npos) {
+      out.resize(run_start);
+      for (std::size_t k = 0; k < run_length; ++k) out += "\xEF\xBF\xBD";
+    }
+    run_length = 0;
+  };
+  for (TokenId id : ids) {
+    if (id >= vocab_size) continue;  // out of range: skipped, as the reference does
+    switch (token_kind[id]) {
+      case TokenKind::kSpecial:
+        if (skip_special) continue;
+        end_run();
+        out += special_token_bytes(id);
+        break;
+      case TokenKind::kByte:
+        if (run_length++ == 0) run_start = out.size();
+        out += token_bytes[id];
+        break;
+      case TokenKind::kText:
+      case TokenKind::kPartial:
+        end_run();
+        out += token_bytes[id];
+        break;
+      case TokenKind::kNone:
+        break;
+    }
+  }
+  end_run();
+  if (decode_tail.empty()) return;
+  std::vector<std::string> fused(1, std::move(out));
+  for (const Decoder* d : decode_tail) d->decode_chain(fused);
+  out.clear();
+  for (auto& s : fused) out += s;
+}
+
+std::string Tokenizer::decode(std::span<const TokenId> ids, const DecodeOptions& options) const {
+  const Impl& impl = *impl_;
+  if (impl.bytewise_decode) {
+    std::string text;
+    text.reserve(ids.size() * 4);
+    impl.decode_bytewise(ids, options.skip_special_tokens, text);
+    return text;
+  }
+  if (impl.fused_decode) {
+    std::string text;
+    text.reserve(ids.size() * 4);
+    impl.decode_fused(ids, options.skip_special_tokens, text);
+    return text;
+  }
+  std::vector<std::string> tokens;
+  tokens.reserve(ids.size());
+  for (TokenId id : ids) {
+    auto s = impl.token_string(id);
+    if (!s) continue;  // out of range: skipped, as the reference does
+    if (options.skip_special_tokens && impl.added.is_special_content(*s)) continue;
+    tokens.emplace_back(*s);
+  }
+  std::string text;
+  if (impl.decoder) {
+    impl.decoder->decode_chain(tokens);
+    std::size_t total = 0;
+    for (auto& t : tokens) total += t.size();
+    text.reserve(total);
+    for (auto& t : tokens) text += t;
+  } else {
+    for (std::size_t i = 0; i < tokens.size(); ++i) {
+      if (i) text += ' ';
+      text += tokens[i];
+    }
+  }
+  return text;
+}
+
+std::string_view Tokenizer::token_bytes(TokenId id) const {
+  return impl_->token_bytes[id];
+}
+std::vector<std::string_view> Tokenizer::vocab_bytes() const {
+  std::vector<std::string_view> out(impl_->token_bytes.size());
+  for (std::size_t id = 0; id < out.size(); ++id) out[id] = impl_->token_bytes[id];
+  return out;
+}
+std::size_t Tokenizer::vocab_size() const { return impl_->vocab_size; }
+
+std::optional<std::string> Tokenizer::id_to_token(TokenId id) const {
+  auto s = impl_->token_string(id);
+  return s ? std::optional<std::string>(*s) : std::nullopt;
+}
+
+std::optional<TokenId> Tokenizer::token_to_id(std::string_view token) const {
+  if (auto id = impl_->added.id_of(token)) return id;
+  return impl_->model.token_to_id(token);
+}
+
+bool Tokenizer::is_special(TokenId id) const {
+  const AddedToken* t = impl_->added.by_id(id);
+  return t && t->special;
+}
+
+TokenizerInfo Tokenizer::info() const {
+  const Impl& impl = *impl_;
+  TokenizerInfo info;
+  info.model_type = "BPE";
+  info.vocab_size = impl.vocab_size;
+  for (const AddedToken& t : impl.added.tokens()) info.added_tokens.push_back({t.content, t.id, t.special});
+  info.normalizer = impl.normalizer ? impl.normalizer->describe() : "none";
+  info.pre_tokenizer = impl.pre_tokenizer ? impl.pre_tokenizer->describe() : "none";
+  info.post_processor = impl.post_processor ? impl.post_processor->describe() : "none";
+  info.decoder = impl.decoder ? impl.decoder->describe() : "none";
+  info.bos_token = impl.bos_token;
+  info.eos_token = impl.eos_token;
+  info.pad_token = impl.pad_token;
+  info.unk_token = impl.unk_token;
+  return info;
+}
+
+}  // namespace textedge

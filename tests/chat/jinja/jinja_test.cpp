@@ -1,0 +1,361 @@
+// The Jinja engine against Python Jinja2 in transformers' environment (goldens from
+// tools/reference/jinja_goldens.py via scripts/goldens.sh), plus errors, limits, the sandbox and a
+// fuzz test.
+#include <gtest/gtest.h>
+#include <simdjson.h>
+
+#include <fstream>
+#include <random>
+#include <sstream>
+#include <thread>
+
+#include "chat/jinja/template.hpp"
+
+namespace textedge::detail::jinja {
+namespace {
+
+std::vector<Variable> variables_of(const Value& context) {
+  std::vector<Variable> vars;
+  for (auto& [k, v] : context.dict().entries()) vars.emplace_back(k.str(), v);
+  return vars;
+}
+
+// Renders with owned values, then as the chat API does (values borrowed from the JSON text and an
+// arena), which must give the same text.
+std::string render(std::string_view source, std::string_view context_json = "{}", const RenderLimits& limits = {}) {
+  auto compiled = Template::compile(source);
+  std::string owned = compiled->render(variables_of(value_from_json(context_json)), limits);
+  ValueArena arena;
+  std::string borrowed = compiled->render(variables_of(read_json(context_json, &arena)), limits);
+  EXPECT_EQ(borrowed, owned) << source;
+  return owned;
+}
+
+TemplateError error_of(std::string_view source, std::string_view context_json = "{}", const RenderLimits& limits = {}) {
+  try {
+    render(source, context_json, limits);
+  } catch (const TemplateError& e) {
+    return e;
+  }
+  ADD_FAILURE() << "no error for: " << source;
+  return TemplateError("", "", 0, 0);
+}
+
+struct Golden {
+  std::string name, template_source, context, output, error_type, message;
+  bool ok;
+};
+
+std::vector<Golden> load_goldens() {
+  std::string path = std::string(TEXTEDGE_BUILD_DIR) + "/goldens/jinja.jsonl";
+  std::ifstream in(path);
+  std::vector<Golden> out;
+  std::string line;
+  simdjson::dom::parser parser;
+  while (std::getline(in, line)) {
+    if (line.empty()) continue;
+    simdjson::dom::element d = parser.parse(line);
+    Golden g;
+    g.name = std::string(std::string_view(d["name"]));
+    g.template_source = std::string(std::string_view(d["template"]));
+    g.context = simdjson::to_string(d["context"]);
+    g.ok = bool(d["ok"]);
+    if (g.ok) {
+      g.output = std::string(std::string_view(d["output"]));
+    } else {
+      g.error_type = std::string(std::string_view(d["error_type"]));
+      g.message = std::string(std::string_view(d["message"]));
+    }
+    out.push_back(std::move(g));
+  }
+  return out;
+}
+
+// Renders that read the clock (strftime_now) are compared with their digits masked.
+std::string mask_digits(std::string s) {
+  for (auto& c : s)
+    if (c >= '0' && c <= '9') c = '0';
+  return s;
+}
+
+// Each golden: the same output, or both fail (and raise_exception's message is the same).
+void check_goldens(const std::string& prefix, std::size_t min_cases) {
+  auto goldens = load_goldens();
+  ASSERT_FALSE(goldens.empty()) << "missing build/goldens/jinja.jsonl; run scripts/goldens.sh";
+  std::size_t checked = 0, failed = 0;
+  for (auto& g : goldens) {
+    if (g.name.compare(0, prefix.size(), prefix) != 0) continue;
+    ++checked;
+    std::string got;
+    std::string error;
+    std::string error_kind;
+    try {
+      got = render(g.template_source, g.context);
+    } catch (const TemplateError& e) {
+      error = e.what();
+      error_kind = e.kind();
+      if (g.name.rfind("diverge/", 0) == 0) continue;  // refused on purpose (int64 overflow, list.pop/clear)
+      if (g.ok) {
+        ++failed;
+        ADD_FAILURE() << g.name << ": Jinja2 rendered " << testing::PrintToString(g.output) << " but textedge failed: " << error;
+      } else if (g.error_type == "TemplateError" && e.kind() == "TemplateError" && e.message() != g.message) {
+        ++failed;
+        ADD_FAILURE() << g.name << ": raise_exception message " << testing::PrintToString(e.message()) << " vs Jinja2 "
+                      << testing::PrintToString(g.message);
+      } else if (g.error_type == "TemplateError" && e.kind() != "TemplateError") {
+        ++failed;
+        ADD_FAILURE() << g.name << ": Jinja2 raised TemplateError(" << g.message << ") but textedge " << error;
+      }
+      continue;
+    }
+    if (g.name.rfind("diverge/", 0) == 0) {
+      // Deliberate differences (documented in the cases): textedge refuses what Jinja2 renders.
+      ++failed;
+      ADD_FAILURE() << g.name << ": expected textedge to refuse, it rendered " << testing::PrintToString(got);
+    } else if (!g.ok) {
+      ++failed;
+      ADD_FAILURE() << g.name << ": Jinja2 failed (" << g.error_type << ": " << g.message << ") but textedge rendered "
+                    << testing::PrintToString(got);
+    } else if (got != g.output &&
+               !(g.template_source.find("strftime_now") != std::string::npos && mask_digits(got) == mask_digits(g.output))) {
+      ++failed;
+      ADD_FAILURE() << g.name << ":\n  textedge: " << testing::PrintToString(got)
+                    << "\n  Jinja2:   " << testing::PrintToString(g.output);
+    }
+  }
+  EXPECT_GE(checked, min_cases);
+  std::cout << prefix << "*: " << checked - failed << "/" << checked << " match Jinja2\n";
+}
+
+TEST(JinjaGoldens, Cases) {
+  // Everything that is not a real template.
+  auto goldens = load_goldens();
+  std::size_t n = 0;
+  for (auto& g : goldens)
+    if (g.name.rfind("template/", 0) != 0 && g.name.rfind("model/", 0) != 0) ++n;
+  EXPECT_GE(n, 300u);
+  for (const char* prefix : {"ws/", "lit/", "float/", "math/", "cmp/", "logic/", "undef/", "access/", "sandbox/", "str/",
+                             "list/", "dict/", "for/", "if/", "set/", "macro/", "filterblock/", "generation/", "with/",
+                             "do/", "include/", "import/", "extends/", "block/", "f/", "t/", "g/", "err/", "chat/",
+                             "diverge/", "more/", "sum_output/", "fastpath/", "tojson/"}) {
+    SCOPED_TRACE(prefix);
+    check_goldens(prefix, 1);
+  }
+}
+
+TEST(JinjaGoldens, RealTemplates) { check_goldens("template/", 100); }
+TEST(JinjaGoldens, ModelTemplates) { check_goldens("model/", 4); }
+
+TEST(Jinja, ErrorsHaveLineAndColumn) {
+  auto e = error_of("line one\n{{ x + }}");
+  EXPECT_EQ(e.line(), 2u);
+  EXPECT_EQ(e.kind(), "TemplateSyntaxError");
+  EXPECT_NE(std::string(e.what()).find("line 2, column"), std::string::npos) << e.what();
+
+  e = error_of("a\nb\n  {% if true %}\n");
+  EXPECT_GE(e.line(), 3u);
+
+  e = error_of("{% for x in y %}\n\n   {{ x.a.b }}{% endfor %}", R"({"y": [{}]})");
+  EXPECT_EQ(e.kind(), "UndefinedError");
+  EXPECT_EQ(e.line(), 3u);
+  EXPECT_EQ(e.column(), 10u);  // the attribute access ".b"
+
+  e = error_of("{{ 'abc }}");
+  EXPECT_EQ(e.line(), 1u);
+  EXPECT_EQ(e.column(), 4u);
+}
+
+TEST(Jinja, RaiseExceptionMessageAsIs) {
+  auto e = error_of("\n{{ raise_exception('Only user and assistant roles are supported!') }}");
+  EXPECT_EQ(e.kind(), "TemplateError");
+  EXPECT_EQ(e.message(), "Only user and assistant roles are supported!");
+  EXPECT_EQ(e.line(), 2u);
+}
+
+TEST(Jinja, SandboxRefusals) {
+  for (const char* src : {"{{ [1].append(2) }}", "{{ {'a': 1}.pop('a') }}", "{{ {}.update({'a': 1}) }}",
+                          "{{ [1].extend([2]) }}", "{{ [2, 1].sort() }}", "{{ {}.setdefault('a') }}",
+                          "{{ ''.__class__() }}", "{{ [].clear() }}"}) {
+    auto e = error_of(src);
+    EXPECT_EQ(e.kind(), "SecurityError") << src << ": " << e.what();
+  }
+  EXPECT_EQ(error_of("{% include 'x' %}").kind(), "TypeError");
+  EXPECT_EQ(error_of("{% import 'x' as y %}").kind(), "TypeError");
+  EXPECT_EQ(error_of("{% do x %}").kind(), "TemplateSyntaxError");
+  EXPECT_EQ(error_of("{{ range(200000) }}").kind(), "OverflowError");
+}
+
+TEST(Jinja, Limits) {
+  RenderLimits small;
+  small.max_output_bytes = 1000;
+  EXPECT_EQ(error_of("{% for i in range(1000) %}xxxxxxxxxx{% endfor %}", "{}", small).kind(), "LimitError");
+  EXPECT_EQ(error_of("{% set s = 'x' * 100 %}{% for i in range(100) %}{{ s }}{% endfor %}", "{}", small).kind(),
+            "LimitError");
+
+  RenderLimits steps;
+  steps.max_steps = 10000;
+  EXPECT_EQ(error_of("{% for i in range(100000) %}{% endfor %}", "{}", steps).kind(), "LimitError");
+  // Nested loops: 10^15 iterations without the limit.
+  EXPECT_EQ(error_of("{% for a in range(100000) %}{% for b in range(100000) %}{% for c in range(100000) %}{% endfor %}"
+                     "{% endfor %}{% endfor %}")
+                .kind(),
+            "LimitError");
+
+  RenderLimits depth;
+  depth.max_recursion_depth = 50;
+  EXPECT_EQ(error_of("{% macro f(n) %}{{ f(n + 1) }}{% endmacro %}{{ f(0) }}", "{}", depth).kind(), "LimitError");
+  EXPECT_EQ(error_of("{% macro f(n) %}{{ f(n + 1) }}{% endmacro %}{{ f(0) }}").kind(), "LimitError");
+  EXPECT_EQ(error_of("{% for x in [1] recursive %}{{ loop([1]) }}{% endfor %}").kind(), "LimitError");
+
+  // Deep nesting fails to compile instead of exhausting the stack.
+  std::string deep(100000, '(');
+  EXPECT_THROW(Template::compile("{{ " + deep + " }}"), TemplateError);
+  std::string blocks;
+  for (int i = 0; i < 5000; ++i) blocks += "{% if true %}";
+  EXPECT_THROW(Template::compile(blocks), TemplateError);
+}
+
+// {{ x|tojson }} writes straight into the output: the size limit, errors and their place hold as for a value.
+TEST(Jinja, TojsonIntoOutput) {
+  RenderLimits small;
+  small.max_output_bytes = 1000;
+  EXPECT_EQ(error_of("{{ ('x' * 2000)|tojson }}", "{}", small).kind(), "LimitError");
+  EXPECT_EQ(error_of("{% for i in range(100) %}{{ d|tojson }}{% endfor %}", R"({"d": {"key": "value"}})", small).kind(),
+            "LimitError");
+  EXPECT_EQ(render("{% for i in range(3) %}{{ d|tojson }}{% endfor %}", R"({"d": {"key": "value"}})", small),
+            R"({"key": "value"}{"key": "value"}{"key": "value"})");
+
+  auto e = error_of("{% macro m() %}{% endmacro %}text\n  {{ [1, {'a': m}]|tojson }}");
+  EXPECT_EQ(e.kind(), "TypeError");
+  EXPECT_EQ(e.message(), "Object of type Macro is not JSON serializable");
+  EXPECT_EQ(e.line(), 2u);
+
+  // json.dumps's recursion limit: the 901st nested value fails, scalars included.
+  auto nested = [](int depth, const char* inner) {
+    return R"({"v": )" + std::string(depth, '[') + inner + std::string(depth, ']') + "}";
+  };
+  EXPECT_EQ(render("{{ v|tojson|length }}", nested(899, "1")), std::to_string(2 * 899 + 1));
+  EXPECT_EQ(error_of("{{ v|tojson }}", nested(900, "1")).kind(), "RecursionError");
+  EXPECT_EQ(render("{{ v|tojson|length }}", nested(900, "")), std::to_string(2 * 900));
+  EXPECT_EQ(error_of("{{ v|tojson }}", nested(901, "")).kind(), "RecursionError");
+}
+
+TEST(Jinja, UndeclaredVariables) {
+  auto t = Template::compile(
+      "{% set x = 1 %}{{ x }}{% for m in messages %}{{ m.content }}{{ loop.index }}{{ y }}{% set z = 1 %}{{ z }}"
+      "{% endfor %}{{ z }}{{ range(3) }}{% macro f(a) %}{{ a }}{{ b }}{% endmacro %}{% if c %}{% set d = 1 %}{% endif %}{{ d }}"
+      "{{ bos_token }}{{ w }}{% set w = 2 %}{% set ns = namespace() %}{% set ns.k = q %}");
+  auto names = t->undeclared_variables();
+  std::sort(names.begin(), names.end());
+  EXPECT_EQ(names, (std::vector<std::string>{"b", "bos_token", "c", "d", "messages", "q", "w", "y", "z"}));
+}
+
+TEST(Jinja, ValueFromJson) {
+  Value v = value_from_json(R"({"b": 1, "a": [1.0, 2, "x", null, true], "c": {"z": 1, "y": 2}})");
+  ASSERT_TRUE(v.is_dict());
+  EXPECT_EQ(v.repr(), "{'b': 1, 'a': [1.0, 2, 'x', None, True], 'c': {'z': 1, 'y': 2}}");
+  EXPECT_THROW(value_from_json("{bad json"), TemplateError);
+}
+
+TEST(Jinja, StrftimeNow) {
+  std::string year = render("{{ strftime_now('%Y') }}");
+  ASSERT_EQ(year.size(), 4u);
+  EXPECT_GE(std::stoi(year), 2024);
+  std::string date = render("{{ strftime_now('%d %B %Y') }}");
+  EXPECT_NE(date.find(year), std::string::npos);
+}
+
+// Objects come from per-thread free lists: blocks freed on another thread join that thread's list
+// (or the heap once it has exited) and must come back whole.
+TEST(Jinja, ObjectsFreedOnAnotherThreadComeBackWhole) {
+  auto make = [](int i) {
+    return Value::dict({{Value("k"), Value::list({Value(std::string(40, 'a' + i % 26)), Value(i)})}});
+  };
+  std::vector<Value> here;
+  for (int i = 0; i < 2000; ++i) here.push_back(make(i));
+  std::thread([&] { here.clear(); }).join();
+  std::vector<Value> there;
+  std::thread([&] {
+    for (int i = 0; i < 2000; ++i) there.push_back(make(i));
+  }).join();
+  there.clear();
+  for (int i = 0; i < 4000; ++i) here.push_back(make(i));
+  for (int i = 0; i < 4000; ++i) EXPECT_EQ(here[i].repr(), make(i).repr()) << i;
+}
+
+TEST(Jinja, ConcurrentRenders) {
+  auto t = Template::compile(
+      "{% for m in messages %}<{{ m.role }}>{{ m.content|trim }}{% if not loop.last %}\n{% endif %}{% endfor %}"
+      "{% set ns = namespace(n=0) %}{% for m in messages %}{% set ns.n = ns.n + 1 %}{% endfor %}{{ ns.n }}");
+  Value messages = value_from_json(R"([{"role": "user", "content": " hi "}, {"role": "assistant", "content": "yo"}])");
+  std::vector<Variable> vars{{"messages", messages}};
+  std::string expected = t->render(vars);
+  EXPECT_EQ(expected, "<user>hi<assistant>yo2");  // trim_blocks eats the newline
+  std::vector<std::thread> threads;
+  std::atomic<int> mismatches{0};
+  for (int i = 0; i < 4; ++i)
+    threads.emplace_back([&] {
+      for (int k = 0; k < 500; ++k)
+        if (t->render(vars) != expected) ++mismatches;
+    });
+  for (auto& th : threads) th.join();
+  EXPECT_EQ(mismatches.load(), 0);
+}
+
+// Random and mutated sources must compile and render or throw TemplateError: never crash or hang.
+TEST(Jinja, FuzzNeverCrashes) {
+  std::vector<std::string> seeds;
+  for (auto& g : load_goldens())
+    if (g.template_source.size() < 6000) seeds.push_back(g.template_source);
+  if (seeds.empty()) seeds.push_back("{% for m in messages %}{{ m.content }}{% endfor %}");
+  const char* fragments[] = {"{{", "}}", "{%", "%}", "{#", "#}", "-", "+", "(", ")", "[", "]", "{", "}", "'", "\"",
+                             "|", ".", ",", ":", "=", "~", "*", "**", "/", "//", "%", " if ", " else ", " for ",
+                             " in ", " endfor ", " endif ", " set ", " macro ", " loop ", " not ", " and ", " is ",
+                             "\n", "\r\n", "\\", "0", "1e9", "-1", "none", "x", "messages", "range(99999)", "\xff", "\xc3"};
+  std::mt19937 rng(12345);
+  Value messages = value_from_json(
+      R"([{"role": "system", "content": "s"}, {"role": "user", "content": "hi"}, {"role": "assistant", "content": "yo", "tool_calls": [{"function": {"name": "f", "arguments": {"a": 1}}}]}])");
+  std::vector<Variable> vars{{"messages", messages}, {"add_generation_prompt", Value(true)},
+                                                  {"bos_token", Value("<s>")}, {"tools", value_from_json("[{\"a\": 1}]")}};
+  RenderLimits limits;
+  limits.max_steps = 200000;
+  limits.max_output_bytes = 1 << 20;
+  limits.max_recursion_depth = 100;
+  int rendered = 0, failed = 0;
+  for (int iter = 0; iter < 4000; ++iter) {
+    std::string s = seeds[rng() % seeds.size()];
+    int edits = 1 + static_cast<int>(rng() % 6);
+    for (int e = 0; e < edits; ++e) {
+      std::size_t pos = s.empty() ? 0 : rng() % (s.size() + 1);
+      switch (rng() % 4) {
+        case 0:
+          s.insert(pos, fragments[rng() % (sizeof fragments / sizeof fragments[0])]);
+          break;
+        case 1:
+          if (!s.empty()) s.erase(pos, 1 + rng() % 8);
+          break;
+        case 2:
+          if (!s.empty() && pos < s.size()) s[pos] = static_cast<char>(rng() % 128);
+          break;
+        default: {
+          std::size_t from = s.empty() ? 0 : rng() % s.size();
+          s.insert(pos, s.substr(from, rng() % 40));
+        }
+      }
+    }
+    try {
+      auto t = Template::compile(s);
+      t->render(vars, limits);
+      t->undeclared_variables();
+      ++rendered;
+    } catch (const TemplateError&) {
+      ++failed;
+    }
+  }
+  std::cout << "fuzz: " << rendered << " rendered, " << failed << " failed with TemplateError\n";
+  EXPECT_GT(rendered, 100);
+  EXPECT_GT(failed, 100);
+}
+
+}  // namespace
+}  // namespace textedge::detail::jinja

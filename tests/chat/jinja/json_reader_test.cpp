@@ -1,0 +1,275 @@
+// The JSON reader (src/chat/jinja/json_reader.cpp) against Python's json.loads: the expected values
+// are repr(json.loads(text)) from /usr/bin/python3, and invalid text must be refused with the
+// byte offset of the fault, never crash or be read partly.
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <memory>
+#include <random>
+
+#include "chat/jinja/runtime.hpp"
+#include "chat/jinja/template.hpp"
+
+namespace textedge::detail::jinja {
+namespace {
+
+// Both ways of reading must agree: owned values, and values in an arena viewing the text.
+std::string repr_both_ways(const std::string& json) {
+  std::string owned = read_json(json, nullptr).repr();
+  ValueArena arena;
+  std::string in_arena = read_json(json, &arena).repr();
+  EXPECT_EQ(owned, in_arena) << json;
+  return owned;
+}
+
+TEST(JsonReader, ValuesAsPythonReadsThem) {
+  const std::pair<const char*, const char*> cases[] = {
+      {R"({"a": [1, 2.5, "x\u00e9", null, true, false], "b": {}})",
+       "{'a': [1, 2.5, 'xé', None, True, False], 'b': {}}"},
+      {"[]", "[]"},
+      {"[[]]", "[[]]"},
+      {"{}", "{}"},
+      {R"("plain")", "'plain'"},
+      {R"("tab\tnew\nline \"q\" back\\slash \/ \b\f\r")", R"('tab\tnew\nline "q" back\\slash / \x08\x0c\r')"},
+      {R"("\ud83d\ude00 and \u00e9 and \u4e2d")", "'😀 and é and 中'"},
+      {R"("°C and 中文 and 😀")", "'°C and 中文 and 😀'"},
+      {R"("\u0000")", R"('\x00')"},
+      {"-0", "0"},
+      {"0", "0"},
+      {"-9223372036854775808", "-9223372036854775808"},
+      {"9223372036854775807", "9223372036854775807"},
+      {"1e2", "100.0"},
+      {"1E-2", "0.01"},
+      {"-0.0", "-0.0"},
+      {"2.5e+3", "2500.0"},
+      {"0.1", "0.1"},
+      {"1e400", "inf"},
+      {"-1e400", "-inf"},
+      {"1e-400", "0.0"},
+      {R"({"k": 1, "k": 2})", "{'k': 2}"},
+      {R"({"a": 1, "b": 2, "a": 3})", "{'a': 3, 'b': 2}"},
+      // Over eight keys the dict has a hash index: duplicates still keep the first position.
+      {R"({"k0": 0, "k1": 1, "k2": 2, "k3": 3, "k4": 4, "k5": 5, "k6": 6, "k7": 7, "k8": 8, "k9": 9, "k3": "x", "k0": null})",
+       "{'k0': None, 'k1': 1, 'k2': 2, 'k3': 'x', 'k4': 4, 'k5': 5, 'k6': 6, 'k7': 7, 'k8': 8, 'k9': 9}"},
+      {" \n\t\r [ 1 , 2 ] \n", "[1, 2]"},
+      {R"(["a long string that crosses several sixteen-byte blocks before its \"escape\" and its end"])",
+       R"(['a long string that crosses several sixteen-byte blocks before its "escape" and its end'])"},
+  };
+  for (auto& [json, expected] : cases) EXPECT_EQ(repr_both_ways(json), expected) << json;
+}
+
+// The reader's fast paths work on 16-byte blocks: strings of at most 16 plain bytes, and a
+// newline followed by indentation spaces. Their edges, against json.loads.
+TEST(JsonReader, BlockEdgesAsPythonReadsThem) {
+  auto repeat = [](int n, char c) { return std::string(static_cast<std::size_t>(n), c); };
+  const std::pair<std::string, std::string> cases[] = {
+      {"[\"" + repeat(15, 'a') + "\", \"" + repeat(16, 'b') + "\", \"" + repeat(17, 'c') + "\"]",
+       "['" + repeat(15, 'a') + "', '" + repeat(16, 'b') + "', '" + repeat(17, 'c') + "']"},
+      {"\"" + repeat(15, 'x') + "\"", "'" + repeat(15, 'x') + "'"},
+      {"\"" + repeat(16, 'x') + "\"", "'" + repeat(16, 'x') + "'"},
+      {"\"" + repeat(17, 'x') + "\"", "'" + repeat(17, 'x') + "'"},
+      // An escape as the 16th byte, and right after 16 plain bytes.
+      {"[\"" + repeat(15, 'd') + "\\\\\", \"" + repeat(16, 'e') + "\\\"x\"]",
+       "['" + repeat(15, 'd') + "\\\\', '" + repeat(16, 'e') + "\"x']"},
+      // Keys with escapes, an empty key, and keys that are the same once unescaped.
+      {R"({"k\"ey": 1, "\u00e9": 2, "": 3, "a\\b": 4, "kkkkkkkkkkkkkkkk": 5})",
+       R"({'k"ey': 1, 'é': 2, '': 3, 'a\\b': 4, 'kkkkkkkkkkkkkkkk': 5})"},
+      {R"({"\u0061": 1, "a": 2, "": 3, "": 4})", "{'a': 2, '': 4}"},
+      // Indentation of 15, 16, 17 and 20 spaces; tabs and carriage returns in it; blank lines.
+      {"{\n" + repeat(20, ' ') + "\"a\": [\n" + repeat(15, ' ') + "1,\n" + repeat(16, ' ') + "2,\n" + repeat(17, ' ') +
+           "3\n" + repeat(14, ' ') + "]\n}",
+       "{'a': [1, 2, 3]}"},
+      {"{\n\t\"a\": 1,\r\n  \"b\":\t[\n \t 2 ,\n\n   3 ]\r\n}", "{'a': 1, 'b': [2, 3]}"},
+      {"[\n" + repeat(40, ' ') + "\"x\",\n\n" + repeat(3, ' ') + "\n" + repeat(33, ' ') + "{}\n]", "['x', {}]"},
+      {"{\"a\" :  1 , \"b\"\n:\n2}", "{'a': 1, 'b': 2}"},
+  };
+  for (auto& [json, expected] : cases) EXPECT_EQ(repr_both_ways(json), expected) << json;
+}
+
+// Past the scratch the reader keeps between reads (4096 members in flight), and read again after
+// it was given back.
+TEST(JsonReader, HugeContainersTwiceInARow) {
+  for (int round = 0; round < 2; ++round) {
+    std::string json = "[";
+    for (int i = 0; i < 20000; ++i) json += (i ? ", [\"a\\nb\", " : "[\"a\\nb\", ") + std::to_string(i) + "]";
+    json += "]";
+    ValueArena arena;
+    Value v = read_json(json, &arena);
+    ASSERT_EQ(v.items().size(), 20000u);
+    EXPECT_EQ(v.items()[19999].items()[1].as_int(), 19999);
+    EXPECT_EQ(v.items()[7].items()[0].str(), "a\nb");
+    Value owned = value_from_json(json);
+    EXPECT_EQ(owned.items()[12345].items()[1].as_int(), 12345);
+  }
+}
+
+TEST(JsonReader, LargeDictsFindEveryKey) {
+  std::string json = "{";
+  for (int i = 0; i < 300; ++i) json += (i ? ", \"key" : "\"key") + std::to_string(i) + "\": " + std::to_string(i);
+  json += ", \"key7\": -7}";
+  ValueArena arena;
+  Value v = read_json(json, &arena);
+  ASSERT_EQ(v.dict().size(), 300u);
+  for (int i = 0; i < 300; ++i) {
+    const Value* x = v.dict().find(std::string_view("key" + std::to_string(i)));
+    ASSERT_NE(x, nullptr) << i;
+    EXPECT_EQ(x->as_int(), i == 7 ? -7 : i);
+  }
+  EXPECT_EQ(v.dict().find(std::string_view("key300")), nullptr);
+}
+
+// Refused with a fault at `offset` and a reason, with or without an arena.
+void expect_refused(const std::string& json, std::size_t offset) {
+  for (bool arena : {false, true}) {
+    ValueArena storage;
+    try {
+      read_json(json, arena ? &storage : nullptr);
+      ADD_FAILURE() << "accepted: " << json;
+    } catch (const JsonSyntaxError& e) {
+      EXPECT_EQ(e.offset(), offset) << json << ": " << e.what();
+      EXPECT_FALSE(e.reason().empty());
+    }
+  }
+}
+
+TEST(JsonReader, RefusesInvalidTextWithItsOffset) {
+  const std::pair<const char*, std::size_t> cases[] = {
+      {"", 0},
+      {"   ", 3},
+      {"{bad json", 1},
+      {"[1, 2", 5},
+      {"[1, 2,]", 6},
+      {R"({"a" 1})", 5},
+      {R"({"a": 1,})", 8},
+      {"[01]", 2},
+      {"[1.]", 3},
+      {"[-]", 2},
+      {"[1e]", 3},
+      {"NaN", 0},
+      {"Infinity", 0},
+      {"tru", 0},
+      {"[true false]", 6},
+      {"\"unterminated", 13},
+      {"\"bad \\x escape\"", 5},
+      {"\"\\u12\"", 3},
+      {"\"\\ud83d alone\"", 7},
+      {"\"\\ude00 alone\"", 7},
+      {"\"tab\tinside\"", 4},
+      {"\"\xff\"", 1},
+      {"\"\xc0\xaf overlong\"", 1},
+      {"\"\xed\xa0\x80 surrogate\"", 1},
+      {"\"\xe2\x82 cut\"", 1},
+      {"99999999999999999999", 0},
+      {"[1] [2]", 4},
+      {"\xef\xbb\xbf[]", 0},
+  };
+  for (auto& [json, offset] : cases) expect_refused(json, offset);
+  EXPECT_THROW(value_from_json("{bad json"), TemplateError);
+}
+
+// At the edges of the reader's 16-byte blocks (see BlockEdgesAsPythonReadsThem).
+TEST(JsonReader, RefusesInvalidTextAtBlockEdges) {
+  auto repeat = [](int n, char c) { return std::string(static_cast<std::size_t>(n), c); };
+  const std::pair<std::string, std::size_t> cases[] = {
+      {"\"" + repeat(16, 'x'), 17},
+      {"\"" + repeat(15, 'x') + "\t\"", 16},
+      {"\"" + repeat(16, 'x') + "\\", 18},
+      {"[\"" + repeat(16, 'e') + "\\x\"]", 18},
+      {"[1,\n" + repeat(20, ' '), 24},
+      {"{\n" + repeat(20, ' '), 22},
+      {"[1\n" + repeat(16, ' ') + "x]", 19},
+      {"{\"a\":\n" + repeat(16, ' ') + "}", 22},
+      {"[1,\n" + repeat(15, ' ') + "\x01]", 19},
+      {"{\"" + repeat(16, 'k') + "\"\n" + repeat(17, ' ') + "1}", 37},
+      {"{\"a\": \n" + repeat(15, ' ') + "\"b\"\n" + repeat(15, ' ') + "\"c\"}", 41},
+  };
+  for (auto& [json, offset] : cases) expect_refused(json, offset);
+}
+
+// The text is a view with nothing after it: every prefix of a pretty request, each in a heap
+// block of its exact size (a read past its end is caught under the address sanitizer), is read
+// or refused, and only the whole of it is read.
+TEST(JsonReader, ReadsNothingPastTheEndOfTheText) {
+  std::string json =
+      "{\n \"messages\": [\n  {\n   \"role\": \"user\",\n   \"content\": \"sixteen bytes ok\"\n  },\n"
+      "  {\n                    \"k\": \"a \\\"quoted\\\" °C string\",\n   \"n\": [1, 2.5, true, null]\n  }\n ]\n}";
+  for (std::size_t n = 0; n <= json.size(); ++n) {
+    auto exact = std::make_unique<char[]>(n ? n : 1);
+    std::memcpy(exact.get(), json.data(), n);
+    ValueArena arena;
+    try {
+      read_json(std::string_view(exact.get(), n), &arena);
+      EXPECT_EQ(n, json.size());
+    } catch (const JsonSyntaxError& e) {
+      EXPECT_LT(n, json.size());
+      EXPECT_LE(e.offset(), n);
+    }
+  }
+}
+
+TEST(JsonReader, RefusesNestingDeeperThanItsLimit) {
+  std::string deep(100000, '[');
+  EXPECT_THROW(read_json(deep, nullptr), JsonSyntaxError);
+  std::string ok = std::string(900, '[') + std::string(900, ']');
+  ValueArena arena;
+  EXPECT_NO_THROW(read_json(ok, &arena));
+}
+
+// What tojson writes, the reader reads back to the same values, and every strict prefix or
+// corrupted byte is either read or refused (never a crash, never half a document).
+TEST(JsonReader, RoundTripsAndSurvivesCorruption) {
+  std::mt19937 rng(7);
+  const char* atoms[] = {"0",
+                         "-12",
+                         "3.25",
+                         "1e-7",
+                         "true",
+                         "false",
+                         "null",
+                         "\"\"",
+                         "\"é\\n\\\"x\\\"\"",
+                         "\"😀 \\ud83d\\ude00\"",
+                         "\"a string long enough for the sixteen-byte scan\""};
+  auto random_json = [&](auto& self, int depth) -> std::string {
+    int kind = depth > 3 ? 0 : static_cast<int>(rng() % 3);
+    if (kind == 0) return atoms[rng() % std::size(atoms)];
+    std::string out(1, kind == 1 ? '[' : '{');
+    int n = static_cast<int>(rng() % 6);
+    for (int i = 0; i < n; ++i) {
+      if (i) out += rng() % 2 ? ", " : ",\n  ";
+      if (kind == 2) out += "\"k" + std::to_string(rng() % 10) + "\": ";
+      out += self(self, depth + 1);
+    }
+    return out + (kind == 1 ? ']' : '}');
+  };
+  Value none = Value::none();
+  auto to_json = [&](const Value& v) {
+    std::string out;
+    append_json(out, v, none, false, false, nullptr, nullptr);
+    return out;
+  };
+  for (int round = 0; round < 300; ++round) {
+    std::string json = random_json(random_json, 0);
+    ValueArena arena;
+    Value v = read_json(json, &arena);
+    std::string written = to_json(v);
+    EXPECT_EQ(to_json(read_json(written, nullptr)), written) << json;
+    bool prefixes_invalid = json[0] == '[' || json[0] == '{';
+    for (int k = 0; k < 20 && prefixes_invalid; ++k) {
+      std::size_t cut = rng() % json.size();
+      EXPECT_THROW(read_json(std::string_view(json).substr(0, cut), nullptr), JsonSyntaxError) << json.substr(0, cut);
+    }
+    for (int k = 0; k < 20; ++k) {
+      std::string bad = json;
+      bad[rng() % bad.size()] = static_cast<char>(rng() % 256);
+      ValueArena scratch;
+      try {
+        read_json(bad, &scratch);
+      } catch (const JsonSyntaxError&) {
+      }
+    }
+  }
+}
+
+}  // namespace
+}  // namespace textedge::detail::jinja

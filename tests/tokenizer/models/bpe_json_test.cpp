@@ -1,0 +1,137 @@
+// The dedicated reader of $.model.vocab and $.model.merges (bpe_json.hpp): it must build the
+// same model as the DOM, decline anything unusual so the DOM's errors (with paths) apply, and
+// never crash or hang on malformed text.
+#include "tokenizer/models/bpe_json.hpp"
+
+#include <gtest/gtest.h>
+
+#include <random>
+
+#include "base/json_dom.hpp"
+#include "support/test_paths.hpp"
+#include "textedge/tokenizer.hpp"
+#include "tokenizer/models/bpe.hpp"
+
+namespace textedge::detail {
+namespace {
+
+// Escapes, a surrogate pair, both merge forms, a duplicate key (the later one wins), spacing.
+const char* kTricky = R"({ "version": "1.0", "added_tokens": [{"id": 9, "content": "<s>", "special": true}],
+  "model" : { "type": "BPE", "dropout": null, "unk_token": "<unk>",
+    "vocab" : {"<unk>": 0, "a": 1, "b": 2, "ab": 3, "\u00e9": 4, "\"q\\": 5, "\ud83d\ude42": 6,
+               "a\u00e9": 7, "b": 8, "a\n": 10, "\n": 11, "a\"q\\": 12} ,
+    "merges" : [ "a b", ["a", "\u00e9"], [ "a" , "\"q\\" ],
+                 "a \n" ] } ,
+  "decoder": null })";
+
+struct Read {
+  BpeLists lists;
+  std::optional<std::string> rest;
+};
+
+void expect_same_model(const BpeModel& dom, const BpeModel& fast) {
+  ASSERT_EQ(dom.vocab_size(), fast.vocab_size());
+  for (TokenId id = 0; id < dom.vocab_size(); ++id) {
+    EXPECT_EQ(dom.token(id), fast.token(id)) << id;
+    if (auto t = dom.token(id)) EXPECT_EQ(dom.token_to_id(*t), fast.token_to_id(*t)) << *t;
+  }
+}
+
+TEST(BpeJson, ReadsWhatTheDomReads) {
+  BpeLists lists;
+  auto rest = read_bpe_lists(kTricky, lists);
+  ASSERT_TRUE(rest.has_value());
+  EXPECT_EQ(lists.vocab.size(), 12u);
+  EXPECT_EQ(lists.merges.size(), 4u);
+  EXPECT_EQ(lists.vocab[5].text, "\"q\\");
+  EXPECT_EQ(lists.vocab[6].text, "\xF0\x9F\x99\x82");
+  EXPECT_EQ(lists.merges[3].right, "\n");
+  JsonDocument rest_doc(std::string_view(*rest), "t.json"), whole(std::string_view(kTricky), "t.json");
+  BpeModel fast = BpeModel::from_json(rest_doc.root().get("model"), false, &lists);
+  BpeModel dom = BpeModel::from_json(whole.root().get("model"), false);
+  expect_same_model(dom, fast);
+  EXPECT_EQ(fast.token_to_id("b"), 8u);
+  for (std::string word : {"ab", "a\xC3\xA9", "a\"q\\", "ba", "a\n"}) {
+    std::vector<TokenId> a, b;
+    dom.encode_word(word, a);
+    fast.encode_word(word, b);
+    EXPECT_EQ(a, b) << word;
+  }
+}
+
+TEST(BpeJson, SameModelsAsTheDomOnRealFiles) {
+  for (const char* name : {"llama2", "qwen3"}) {
+    MappedFile file(model_path(name) + "/tokenizer.json");
+    BpeLists lists;
+    auto rest = read_bpe_lists(file.text(), lists);
+    ASSERT_TRUE(rest.has_value()) << name;
+    JsonDocument rest_doc(std::string_view(*rest), name), whole(file.text(), name);
+    bool byte_level = std::string(name) == "qwen3";
+    expect_same_model(BpeModel::from_json(whole.root().get("model"), byte_level),
+                      BpeModel::from_json(rest_doc.root().get("model"), byte_level, &lists));
+  }
+}
+
+TEST(BpeJson, DeclinesWhatItDoesNotTake) {
+  for (const char* text : {
+           R"({"model":{"vocab":{"a":"zero"},"merges":[]}})",        // not an integer id
+           R"({"model":{"vocab":{"a":1.0},"merges":[]}})",
+           R"({"model":{"vocab":{"a":-1},"merges":[]}})",
+           R"({"model":{"vocab":{"a":01},"merges":[]}})",
+           R"({"model":{"vocab":{"a":4294967296},"merges":[]}})",
+           R"({"model":{"vocab":{"\udc00":1},"merges":[]}})",      // lone surrogates
+           R"({"model":{"vocab":{"\ud800x":1},"merges":[]}})",
+           R"({"model":{"vocab":{"a\q":1},"merges":[]}})",          // bad escape
+           "{\"model\":{\"vocab\":{\"a\x01\":1},\"merges\":[]}}",   // control character
+           "{\"model\":{\"vocab\":{\"\xC3\":1},\"merges\":[]}}",    // invalid UTF-8
+           R"({"model":{"vocab":{},"merges":["ab"]}})",              // no space
+           R"({"model":{"vocab":{},"merges":["a b c"]}})",
+           R"({"model":{"vocab":{},"merges":[["a"]]}})",
+           R"({"model":{"vocab":{},"merges":[["a","b","c"]]}})",
+           R"({"model":{"vocab":{},"merges":[],"vocab":{}}})",      // duplicate member
+           R"({"model":{"vocab":{}}})",                             // no merges
+           R"({"model":{"vocab":[],"merges":[]}})",
+           R"([1])",
+       }) {
+    BpeLists lists;
+    EXPECT_FALSE(read_bpe_lists(text, lists).has_value()) << text;
+  }
+}
+
+TEST(BpeJson, MergeErrorsNameThePath) {
+  try {
+    Tokenizer::from_json(R"({"model":{"type":"BPE","vocab":{"a":0,"b":1,"ab":2},"merges":["a b", ["b", "a"]]}})", "x.json");
+    FAIL() << "expected LoadError";
+  } catch (const LoadError& e) {
+    EXPECT_EQ(e.file(), "x.json");
+    EXPECT_EQ(e.json_path(), "$.model.merges[1]");
+    EXPECT_NE(std::string(e.what()).find("\"ba\""), std::string::npos) << e.what();
+  }
+}
+
+// Every prefix of a valid file, and random corruptions of it, load or fail with a LoadError.
+// (Text around the two members is copied as it is, so the DOM reports errors there.)
+TEST(BpeJson, MalformedTextGivesLoadErrors) {
+  std::string text = kTricky;
+  for (std::size_t n = 0; n < text.size(); ++n) {
+    try {
+      Tokenizer::from_json(text.substr(0, n), "cut.json");
+      ADD_FAILURE() << "loaded a prefix of " << n << " bytes";
+    } catch (const LoadError& e) {
+      EXPECT_EQ(e.file(), "cut.json");
+    }
+  }
+  std::mt19937 rng(7);
+  const std::string alphabet = "{}[]\":,\\ u0a\n\x80\xC3";
+  for (int i = 0; i < 3000; ++i) {
+    std::string bad = text;
+    for (int k = 0; k < 3; ++k) bad[rng() % bad.size()] = alphabet[rng() % alphabet.size()];
+    try {
+      Tokenizer::from_json(bad, "bad.json");
+    } catch (const LoadError&) {
+    }
+  }
+}
+
+}  // namespace
+}  // namespace textedge::detail

@@ -1,0 +1,165 @@
+// The Tokenizer's public API: loading errors, bad input, batching and thread safety.
+// Exactness on real text is reference_test's job.
+#include "textedge/tokenizer.hpp"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <thread>
+
+#include "support/test_paths.hpp"
+
+namespace textedge {
+namespace {
+
+std::string temp_file(const std::string& name, const std::string& content) {
+  auto path = std::filesystem::temp_directory_path() / ("textedge_test_" + name);
+  std::ofstream(path) << content;
+  return path.string();
+}
+
+const char* kTinyBpe = R"({"model":{"type":"BPE","vocab":{"a":0,"b":1,"ab":2},"merges":["a b"]}%s})";
+
+std::string tiny_with(const std::string& extra) {
+  char buf[1024];
+  std::snprintf(buf, sizeof buf, kTinyBpe, extra.c_str());
+  return buf;
+}
+
+template <class F>
+LoadError expect_load_error(F&& f) {
+  try {
+    f();
+  } catch (const LoadError& e) {
+    return e;
+  }
+  ADD_FAILURE() << "expected LoadError";
+  return LoadError("", "", "");
+}
+
+TEST(TokenizerLoad, MissingFileNamesIt) {
+  auto e = expect_load_error([] { Tokenizer::load("/nonexistent/dir/tokenizer.json"); });
+  EXPECT_EQ(e.file(), "/nonexistent/dir/tokenizer.json");
+}
+
+TEST(TokenizerLoad, DirectoryWithoutTokenizerJson) {
+  auto dir = std::filesystem::temp_directory_path() / "textedge_empty_model";
+  std::filesystem::create_directories(dir);
+  auto e = expect_load_error([&] { Tokenizer::load(dir.string()); });
+  EXPECT_NE(std::string(e.what()).find("tokenizer.json"), std::string::npos) << e.what();
+}
+
+TEST(TokenizerLoad, MalformedJson) {
+  auto path = temp_file("malformed.json", R"({"model": {"type": "BPE", )");
+  auto e = expect_load_error([&] { Tokenizer::load(path); });
+  EXPECT_EQ(e.file(), path);
+  EXPECT_NE(std::string(e.what()).find("invalid JSON"), std::string::npos) << e.what();
+}
+
+TEST(TokenizerLoad, UnsupportedModelTypeNamesPath) {
+  auto e = expect_load_error([] { Tokenizer::from_json(R"({"model":{"type":"Unigram","vocab":[]}})", "x.json"); });
+  EXPECT_EQ(e.json_path(), "$.model.type");
+  EXPECT_NE(std::string(e.what()).find("Unigram"), std::string::npos) << e.what();
+}
+
+TEST(TokenizerLoad, UnknownComponentNamesPath) {
+  auto e = expect_load_error([] {
+    Tokenizer::from_json(tiny_with(R"(,"normalizer":{"type":"Sequence","normalizers":[{"type":"NFC"},{"type":"Sparkle"}]})"), "x.json");
+  });
+  EXPECT_EQ(e.json_path(), "$.normalizer.normalizers[1].type");
+  EXPECT_NE(std::string(e.what()).find("Sparkle"), std::string::npos) << e.what();
+}
+
+TEST(TokenizerLoad, WrongFieldTypeNamesPath) {
+  auto e = expect_load_error([] { Tokenizer::from_json(R"({"model":{"type":"BPE","vocab":{"a":"zero"},"merges":[]}})", "x.json"); });
+  EXPECT_EQ(e.json_path(), "$.model.vocab.a");
+}
+
+TEST(TokenizerLoad, ConfigWithIntegerBeyond64Bits) {
+  // transformers writes model_max_length = 1000000000000000019884624838656.
+  auto tok = Tokenizer::load(model_path("llama2"));
+  auto info = tok.info();
+  ASSERT_TRUE(info.bos_token.has_value());
+  EXPECT_EQ(*info.bos_token, "<s>");
+}
+
+TEST(TokenizerEncode, InvalidUtf8IsRefusedWithOffset) {
+  auto tok = Tokenizer::load(model_path("qwen3"));
+  std::string text = "hello \xE2\x82 world";
+  try {
+    tok.encode(text);
+    FAIL() << "expected InputError";
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.byte_offset(), 6u);
+  }
+  // Lossy decoding replaces the invalid sequence with U+FFFD, as Python's errors="replace".
+  EXPECT_EQ(tok.encode(text, {.lossy_utf8 = true}), tok.encode("hello \xEF\xBF\xBD world"));
+}
+
+TEST(TokenizerDecode, OutOfRangeIdsAreSkippedAsTheReferenceDoes) {
+  // Expected strings from Hugging Face tokenizers 0.23.2.
+  auto llama2 = Tokenizer::load(model_path("llama2"));
+  std::vector<TokenId> ids = {1, 99999999, 22557, 32000};
+  EXPECT_EQ(llama2.decode(ids), "<s> Hello");
+  EXPECT_EQ(llama2.decode(ids, {.skip_special_tokens = true}), "Hello");
+  auto qwen3 = Tokenizer::load(model_path("qwen3"));
+  std::vector<TokenId> q = {9707, 4294967295u, 151643, 151644, 1879};
+  EXPECT_EQ(qwen3.decode(q), "Hello<|endoftext|><|im_start|> world");
+  EXPECT_EQ(qwen3.decode(q, {.skip_special_tokens = true}), "Hello world");
+}
+
+TEST(TokenizerBatch, MatchesSequentialEncodeAndIsThreadSafe) {
+  auto tok = Tokenizer::load(model_path("qwen3"));
+  std::vector<std::string> texts;
+  for (int i = 0; i < 200; ++i)
+    texts.push_back("Sample " + std::to_string(i) + ": naïve café 東京 🙂 <|im_start|>x" + std::string(i % 17, ' ') + "end");
+  auto batch = tok.encode_batch(texts, {}, 4);
+  ASSERT_EQ(batch.size(), texts.size());
+  for (std::size_t i = 0; i < texts.size(); ++i) EXPECT_EQ(batch[i], tok.encode(texts[i])) << i;
+  // Many threads, one shared tokenizer.
+  std::vector<std::thread> threads;
+  std::atomic<int> mismatches{0};
+  for (int t = 0; t < 4; ++t)
+    threads.emplace_back([&] {
+      for (std::size_t i = 0; i < texts.size(); ++i)
+        if (tok.encode(texts[i]) != batch[i]) ++mismatches;
+    });
+  for (auto& t : threads) t.join();
+  EXPECT_EQ(mismatches.load(), 0);
+  // Many callers sharing the worker pool at once, each with its own batch.
+  threads.clear();
+  for (int t = 0; t < 4; ++t)
+    threads.emplace_back([&, t] {
+      for (int round = 0; round < 20; ++round)
+        if (tok.encode_batch(texts, {}, 1 + (t + round) % 3) != batch) ++mismatches;
+    });
+  for (auto& t : threads) t.join();
+  EXPECT_EQ(mismatches.load(), 0);
+}
+
+TEST(TokenizerBytes, TokenBytesOfByteLevelAndSentencePiece) {
+  auto qwen3 = Tokenizer::load(model_path("qwen3"));
+  auto hello = qwen3.encode(" Hello");
+  ASSERT_EQ(hello.size(), 1u);
+  EXPECT_EQ(qwen3.token_bytes(hello[0]), " Hello");
+  EXPECT_EQ(qwen3.token_bytes(*qwen3.token_to_id("<|im_start|>")), "");  // special
+  auto llama2 = Tokenizer::load(model_path("llama2"));
+  EXPECT_EQ(llama2.token_bytes(22557), " Hello");                  // "▁Hello"
+  EXPECT_EQ(llama2.token_bytes(*llama2.token_to_id("<0x0A>")), "\n");  // byte fallback
+  EXPECT_EQ(llama2.token_bytes(1), "");                             // <s>
+  EXPECT_EQ(llama2.vocab_bytes().size(), llama2.vocab_size());
+}
+
+TEST(TokenizerBatch, InvalidTextInABatchThrowsAndThePoolStaysUsable) {
+  auto tok = Tokenizer::load(model_path("qwen3"));
+  std::vector<std::string> texts(64, "fine text");
+  texts[40] = "bad \xff byte";
+  EXPECT_THROW(tok.encode_batch(texts, {}, 2), InputError);
+  texts[40] = "fine text";
+  auto batch = tok.encode_batch(texts, {}, 2);
+  EXPECT_EQ(batch[63], tok.encode("fine text"));
+}
+
+}  // namespace
+}  // namespace textedge
