@@ -4,7 +4,7 @@ BUILD_DIR ?= build
 JOBS ?= $(shell nproc)
 MAKEFLAGS += --no-print-directory
 
-.PHONY: all setup build test demo bench bench-stream clean
+.PHONY: all setup build test test-sanitize test-tsan demo bench bench-stream clean
 
 all: build
 
@@ -20,6 +20,30 @@ build: setup
 test: build
 	@bash scripts/goldens.sh
 	@cd $(BUILD_DIR) && ctest --output-on-failure -j $(JOBS)
+
+# The unit tests again under AddressSanitizer + UndefinedBehaviorSanitizer (any report fails the
+# test), reading the goldens `make test` made. The build goes to $(BUILD_DIR)-asan.
+SANITIZE_DIR ?= $(BUILD_DIR)-asan
+test-sanitize: build
+	@bash scripts/goldens.sh
+	@cmake -S . -B $(SANITIZE_DIR) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTEXTEDGE_SANITIZE=address,undefined \
+	  -DTEXTEDGE_BUILD_BENCHMARKS=OFF -DTEXTEDGE_GOLDENS_DIR=$(abspath $(BUILD_DIR))/goldens >/dev/null
+	@cmake --build $(SANITIZE_DIR) -j $(JOBS)
+	@cd $(SANITIZE_DIR) && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+	  ctest --output-on-failure -j $(JOBS)
+
+# The tests that run threads (thread pool and encode_batch, StreamBatch, concurrent renders and
+# regexes, the reference tests' parallel encodes of one model) under ThreadSanitizer.
+TSAN_DIR ?= $(BUILD_DIR)-tsan
+TSAN_TARGETS = tokenizer_test stream_test chat_template_test jinja_test regex_test reference_test
+TSAN_TESTS = Batch|Thread|Concurrent|Reference\..*qwen3
+test-tsan: build
+	@bash scripts/goldens.sh
+	@cmake -S . -B $(TSAN_DIR) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTEXTEDGE_SANITIZE=thread \
+	  -DTEXTEDGE_BUILD_BENCHMARKS=OFF -DTEXTEDGE_GOLDENS_DIR=$(abspath $(BUILD_DIR))/goldens >/dev/null
+	@cmake --build $(TSAN_DIR) -j $(JOBS) --target $(TSAN_TARGETS)
+	@cd $(TSAN_DIR) && TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 \
+	  ctest --output-on-failure -j $(JOBS) -R '$(TSAN_TESTS)' --no-tests=error
 
 demo: build
 	@bash scripts/demo.sh
