@@ -7,31 +7,33 @@
 #include "chat/jinja/objects.hpp"
 
 // Performance (callgrind on ChatTemplate::apply_request, Qwen3's template, six messages and two
-// tools, as scripts/bench_render.sh renders it): 215k -> 125k -> 87k -> 66k instructions per
-// render, of which reading the request is ~16k (json_reader.cpp), tojson ~8.5k and this walk ~41k.
-// What paid here: strings borrowed from the template and the request instead of copied (-22%);
-// attribute chains, conditions, comparisons, output sums and argument-free filters and tests reading
-// stored values in place (stored(), operand(), truth(): and/or/not build no Value); objects from
-// per-thread free lists (glibc's cache overflowed); loops over a list without copying it, set and
-// for storing without a copy or a frame search; loop.index0 and friends resolved when parsed;
+// tools, as scripts/bench_render.sh renders it; docs/performance.md gives the harness): 215k at
+// 4841bdb, 125k at 3e3e12e, 87k at 4a27088, 66.5k at b2b314d (all 2026-11-30, 05:16 to 11:52), of
+// which reading the request is ~16k (json_reader.cpp), tojson ~8.5k and this walk ~41k.
+// What paid up to 4a27088: strings borrowed from the template and the request instead of copied
+// (-22%); attribute chains, conditions, comparisons, output sums and argument-free filters and tests
+// reading stored values in place (stored(), operand(), truth(): and/or/not build no Value); objects
+// from per-thread free lists (glibc's cache overflowed); loops over a list without copying it, set
+// and for storing without a copy or a frame search; loop.index0 and friends resolved when parsed;
 // `{{ x|tojson }}` written straight into the output; strips of borrowed strings borrowed.
-// Session 5 (87k -> 66k with the reader's -7k): a call's arguments, a frame's variables and a
-// namespace's attributes inline (SmallVector: 24 of 28 allocations per render gone, -3.2k);
-// loop.index0 as an operand computed at once (-1.9k); a comparison with a constant skipping the
-// chain's machinery (-1.8k); rare paths out of line where their frames taxed hot ones (dict find's
-// hashed lookup, the namespace search, stored()'s xs[i]: -1.1k); same_text always inline (-0.9k);
-// filter/test/method names compared inline (-0.9k); the render's variables as views (-0.8k);
-// xs[i] and messages[loop.index0 - 1] read in place (-0.4k); constant outputs compiled as text
-// (-0.4k); elif chains walked in one call; name.attr without recursion (-0.6k); a chain of `+`
-// built in one buffer for a value too (add_chain; Llama 3.1's `set content = ... + ...`: -7.7k).
+// From 3f1d312 to b2b314d (2026-11-30 09:59-11:52; 87k -> 66.5k with the reader's -7k): a call's
+// arguments, a frame's variables and a namespace's attributes inline (SmallVector: 24 of 28
+// allocations per render gone, -3.2k); loop.index0 as an operand computed at once (-1.9k); a
+// comparison with a constant skipping the chain's machinery (-1.8k); rare paths out of line where
+// their frames taxed hot ones (dict find's hashed lookup, the namespace search, stored()'s xs[i]:
+// -1.1k); same_text always inline (-0.9k); filter/test/method names compared inline (-0.9k); the
+// render's variables as views (-0.8k); xs[i] and messages[loop.index0 - 1] read in place (-0.4k);
+// constant outputs compiled as text (-0.4k); elif chains walked in one call; name.attr without
+// recursion (-0.6k); a chain of `+` built in one buffer for a value too (add_chain; Llama 3.1's
+// `set content = ... + ...`: -7.7k).
 // Tried and dropped: non-atomic reference counts (no measurable gain); eval's or exec_stmt's rare
 // kinds out of line (+0.6% / -0.6%: the extra call costs what the smaller frame saves); Value's
-// first word written and copied whole to spare the store
-// buffer a forwarding stall that perf pointed at (no change in time: perf's samples skid, and the
-// walk runs at ~3 instructions a cycle, so instructions are the cost); reserving loop frames' slots
-// (+1.5k); whole-library LTO (+5%); a method call's object read in place when no argument runs
-// code (+0.2k: the check cost more than the copy); text statements emitted without a call (0);
-// add_chain reserving for every chain instead of eval's walk to the first operand (+0.13k).
+// first word written and copied whole to spare the store buffer a forwarding stall that perf
+// pointed at (no change in time: perf's samples skid, and the walk runs at ~3 instructions a cycle,
+// so instructions are the cost); reserving loop frames' slots (+1.5k); whole-library LTO (+5%); a
+// method call's object read in place when no argument runs code (+0.2k: the check cost more than
+// the copy); text statements emitted without a call (0); add_chain reserving for every chain
+// instead of eval's walk to the first operand (+0.13k).
 // What is left is the walk itself, a switch per 200-byte node with names looked up in frames and
 // methods dispatched by name: the next step is a flat compiled form with names resolved to slots
 // and filters, tests and methods to enum values.
