@@ -27,6 +27,44 @@ jinja::Value read_request_json(std::string_view json, jinja::ValueArena& arena, 
   }
 }
 
+// What a JSON value is, for errors: "a string", "an array", ...
+std::string json_kind(const jinja::Value& v) {
+  if (v.is_none()) return "null";
+  if (v.is_bool()) return v.as_bool() ? "true" : "false";
+  if (v.is_number()) return "a number";
+  if (v.is_string()) return "a string";
+  if (v.is_list()) return "an array";
+  return "an object";
+}
+
+// The byte offset of the value of the top-level member `name` of a JSON object that has been
+// read already, so that an error points at it; 0 when it is not found (a key spelt with escapes).
+// Scans only on the error path: a render never pays for it.
+std::size_t member_value_offset(std::string_view json, std::string_view name) {
+  int depth = 0;
+  bool at_key = false;  // the next string at depth 1 is a key
+  for (std::size_t i = 0; i < json.size(); ++i) {
+    char c = json[i];
+    if (c == '"') {
+      std::size_t end = i + 1;
+      while (end < json.size() && json[end] != '"') end += json[end] == '\\' ? 2 : 1;
+      if (at_key && json.substr(i + 1, end - i - 1) == name) {
+        std::size_t value = json.find_first_not_of(" \t\n\r", json.find(':', end) + 1);
+        return value == std::string_view::npos ? 0 : value;
+      }
+      at_key = false;
+      i = end;
+    } else if (c == '{' || c == '[') {
+      at_key = ++depth == 1;
+    } else if (c == '}' || c == ']') {
+      --depth;
+    } else if (c == ',') {
+      at_key = depth == 1;
+    }
+  }
+  return 0;
+}
+
 // The variables transformers passes to every render, whatever the conversation.
 const std::set<std::string>& provided_variables() {
   static const std::set<std::string> names = {"messages",
@@ -188,12 +226,20 @@ namespace {
 // The parts of a chat request, read once; undefined for what is absent.
 struct RequestParts {
   jinja::Value messages, tools, documents, kwargs;
+  std::string_view request;  // apply_request's whole request; empty for apply()
+
+  // Where a part's value begins in the caller's JSON, for errors.
+  std::size_t offset_of(std::string_view member) const {
+    return request.empty() ? 0 : member_value_offset(request, member);
+  }
 };
 
 // The text continue_final_message continues: the final message's content, or the last text
 // part of it (transformers' rule).
-std::string final_message_text(const jinja::Value& messages) {
-  if (messages.items().empty()) throw InputError("continue_final_message needs a final message", 0);
+std::string final_message_text(const RequestParts& parts) {
+  const jinja::Value& messages = parts.messages;
+  if (messages.items().empty())
+    throw InputError("continue_final_message is set but messages is empty", parts.offset_of("messages"));
   const jinja::Value& last = messages.items().back();
   if (const jinja::Value* content = last.is_dict() ? last.dict().find(std::string_view("content")) : nullptr) {
     if (content->is_string()) return std::string(content->str());
@@ -205,7 +251,10 @@ std::string final_message_text(const jinja::Value& messages) {
       }
     }
   }
-  throw Error("continue_final_message is set but we could not find any text to continue in the final message");
+  throw InputError(
+      "continue_final_message is set but we could not find any text to continue in the final message (messages[" +
+          std::to_string(messages.items().size() - 1) + "])",
+      parts.offset_of("messages"));
 }
 
 std::string render_request(const ChatTemplate::Impl& impl, const RequestParts& parts, const ChatOptions& options);
@@ -225,9 +274,12 @@ std::string ChatTemplate::apply(std::string_view messages_json, const ChatOption
 std::string ChatTemplate::apply_request(std::string_view request_json, const ChatOptions& defaults) const {
   jinja::ValueArena arena;  // the request's values: outlives the render
   jinja::Value request = read_request_json(request_json, arena, "the request");
-  if (!request.is_dict()) throw InputError("the request must be a JSON object", 0);
+  if (!request.is_dict())
+    throw InputError("the request must be a JSON object, got " + json_kind(request),
+                     request_json.find_first_not_of(" \t\n\r"));
   ChatOptions options = defaults;
   RequestParts parts;
+  parts.request = request_json;
   for (const auto& [key, value] : request.dict().entries()) {
     std::string_view name = key.str();
     if (name == "messages") {
@@ -239,7 +291,9 @@ std::string ChatTemplate::apply_request(std::string_view request_json, const Cha
     } else if (name == "chat_template_kwargs") {
       parts.kwargs = value;
     } else if (name == "add_generation_prompt" || name == "continue_final_message") {
-      if (!value.is_bool()) throw InputError(std::string(name) + " must be true or false", 0);
+      if (!value.is_bool())
+        throw InputError(std::string(name) + " must be true or false, got " + json_kind(value),
+                         member_value_offset(request_json, name));
       (name == "add_generation_prompt" ? options.add_generation_prompt : options.continue_final_message) =
           value.as_bool();
     }
@@ -251,14 +305,19 @@ std::string ChatTemplate::apply_request(std::string_view request_json, const Cha
 namespace {
 std::string render_request(const ChatTemplate::Impl& impl, const RequestParts& parts, const ChatOptions& options) {
   if (options.add_generation_prompt && options.continue_final_message)
-    throw Error("continue_final_message and add_generation_prompt are not compatible");
-  if (!parts.messages.is_list()) throw InputError("messages must be a JSON array", 0);
+    throw Error(
+        "continue_final_message and add_generation_prompt are not compatible (add_generation_prompt is true unless set "
+        "to false)");
+  if (!parts.messages.is_list())
+    throw InputError("messages must be a JSON array, got " + json_kind(parts.messages), parts.offset_of("messages"));
   // Later variables win (the renderer sets them in order): kwargs over special tokens, the
   // conversation's own variables over both.
   jinja::SmallVector<jinja::Variable, 16> vars;  // names view the request, `impl` or literals
   const jinja::DictObject* kwargs = nullptr;
   if (!parts.kwargs.is_undefined() && !parts.kwargs.is_none()) {
-    if (!parts.kwargs.is_dict()) throw InputError("chat_template_kwargs must be a JSON object", 0);
+    if (!parts.kwargs.is_dict())
+      throw InputError("chat_template_kwargs must be a JSON object, got " + json_kind(parts.kwargs),
+                       parts.offset_of("chat_template_kwargs"));
     kwargs = &parts.kwargs.dict();
   }
   vars.reserve(impl.special_values.size() + (kwargs ? kwargs->size() : 0) + 4);
@@ -266,7 +325,7 @@ std::string render_request(const ChatTemplate::Impl& impl, const RequestParts& p
   if (kwargs)
     for (const auto& [key, value] : kwargs->entries()) vars.emplace_back(key.str(), value);
   std::string final_text;
-  if (options.continue_final_message) final_text = final_message_text(parts.messages);
+  if (options.continue_final_message) final_text = final_message_text(parts);
   vars.emplace_back("messages", parts.messages);
   vars.emplace_back("tools", parts.tools.is_undefined() ? jinja::Value::none() : parts.tools);
   vars.emplace_back("documents", parts.documents.is_undefined() ? jinja::Value::none() : parts.documents);
