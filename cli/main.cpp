@@ -1,5 +1,6 @@
-// textedge command-line tool. Subcommands: encode, decode, stream, info, bench encode|decode|stream,
-// schema-regex, tool-regex.
+// textedge command-line tool: encode, decode, stream, info, render, parse, schema-regex,
+// tool-regex, bench encode|decode|stream|render. Each command takes only its own flags (its
+// table in kCommands says where each goes); anything else is a usage error (exit 2).
 // Output formats are a contract other tools rely on; see README.md.
 #include <simdjson.h>
 
@@ -7,13 +8,16 @@
 #include <cstdio>
 #include <cstring>
 #include <iostream>
-#include <iterator>
+#include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "base/json_dom.hpp"
+#include "base/utf8.hpp"
 #include "json_out.hpp"
 #include "parse_command.hpp"
+#include "read_input.hpp"
 #include "render_command.hpp"
 #include "schema_commands.hpp"
 #include "textedge/textedge.hpp"
@@ -24,201 +28,128 @@ using textedge::TokenId;
 using textedge::Tokenizer;
 using textedge::cli::append_json_ids;
 using textedge::cli::append_json_string;
+using textedge::cli::read_input;
 
-constexpr const char* kUsage = R"(usage:
-  textedge encode -m MODEL [--add-special-tokens] [--lossy-utf8] [--jsonl] [TEXT]
-      TEXT (or all of stdin) -> one JSON array of ids.
-      --jsonl: each stdin line is a JSON string; each output line its id array.
-  textedge decode -m MODEL [--skip-special-tokens] [--jsonl]
-      stdin JSON id arrays -> one JSON string per line.
-  textedge stream -m MODEL [--prompt-ids JSON] [--skip-special-tokens] [--stop STR]...
-                  [--stop-token-id ID]... [--include-stop-str] [--min-tokens N] [--max-tokens N]
-                  [--ignore-eos]
-      each stdin line is a JSON array of the ids of one engine step; each output line is
-      {"text": DELTA, "finish_reason": null|"stop"|"length", "stop_reason": null|STRING|ID}.
-      Exits after the step that ends the stream; at end of input prints the flushed text.
-  textedge info -m MODEL
-  textedge bench encode -m MODEL FILE [--threads N] [--add-special-tokens]
-  textedge bench decode -m MODEL FILE
-  textedge bench stream -m MODEL FILE
-  textedge bench render -m MODEL REQUEST.json
-      one JSON line: MBps, tokens, seconds, load_ms, ... (stream: ns per token, 256-stream
-      step, priming for 1k/32k/1M-token prompts)
-  textedge render (-m MODEL | --template FILE) [--request FILE|-] [--ids]
-      an OpenAI chat request (messages, tools, add_generation_prompt (default true),
-      continue_final_message, chat_template_kwargs, documents) -> the prompt exactly as
-      transformers renders it (--ids: its token ids, without a second BOS).
-  textedge schema-regex [--strict] [--any-depth N] [--max-depth N] FILE
-      the regex for the JSON Schema in FILE (docs/schema.md). --any-depth: how deeply an
-      unconstrained value nests arrays/objects (default 2); --max-depth: recursive $ref
-      expansions (default 3).
-  textedge tool-regex --tools FILE --format NAME [--name TOOL] [--parallel] [--any-depth N] [--max-depth N]
-      the regex that forces a tool call; FILE is an OpenAI tools array, NAME one of hermes,
-      llama3_json, mistral, qwen3_coder, deepseek_v3, deepseek_v31, kimi_k2, glm45, harmony, pythonic.
-  textedge parse --format NAME [--reasoning NAME] [--starts-in-reasoning] [--tools FILE]
-                 [--whole] [--no-partial-calls]
-      each stdin line is a JSON string (a text delta); each output line the JSON array of
-      OpenAI delta objects it produced; a last line for what finishing released. --whole: one
-      JSON message object with finish_reason. `textedge parse --list` lists the names.
-MODEL is a model directory (tokenizer.json [+ tokenizer_config.json]) or a tokenizer.json file.
-)";
-
+// Everything the flags and arguments of one command line set; each command reads its part.
 struct Args {
-  std::string command, subcommand, model, file, text;
-  bool add_special = false, skip_special = false, jsonl = false, lossy = false, has_text = false;
+  std::string model;                    // -m MODEL
+  std::vector<std::string> positional;  // encode's TEXT, bench's FILE, schema-regex's FILE
+  textedge::EncodeOptions encode;
+  textedge::DecodeOptions decode;
+  bool jsonl = false;
   unsigned threads = 1;
-  // stream
-  std::string prompt_ids;
+  std::vector<TokenId> prompt_ids;
   textedge::StreamOptions stream{.skip_special_tokens = false};
-  textedge::cli::SchemaCommand schema;  // schema-regex, tool-regex
+  textedge::cli::SchemaCommand schema;
   textedge::cli::RenderCommand render;
   textedge::cli::ParseCommand parse;
 };
 
-[[noreturn]] void usage_error(const std::string& message) {
-  std::fprintf(stderr, "textedge: %s\n%s", message.c_str(), kUsage);
-  std::exit(2);
-}
+// A flag value that does not parse: the message says what was expected and what came.
+struct BadValue : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
 
-std::size_t parse_count(const std::string& name, const std::string& v) {
+// A command line that cannot run: printed with the command's usage, exit 2.
+struct UsageError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+std::size_t parse_count(const std::string& v, std::size_t max = SIZE_MAX, std::size_t min = 0) {
   char* end = nullptr;
+  errno = 0;
   unsigned long long n = std::strtoull(v.c_str(), &end, 10);
-  if (v.empty() || *end || v[0] == '-') usage_error(name + " needs a non-negative integer, got '" + v + "'");
+  if (v.empty() || *end || v[0] == '-' || errno == ERANGE || n < min || n > max)
+    throw BadValue((max == SIZE_MAX ? std::string("needs a non-negative integer")
+                                    : "needs an integer from " + std::to_string(min) + " to " + std::to_string(max)) +
+                   ", got '" + v + "'");
   return static_cast<std::size_t>(n);
 }
 
-Args parse_args(int argc, char** argv) {
-  Args a;
-  std::vector<std::string> positional;
-  for (int i = 1; i < argc; ++i) {
-    std::string arg = argv[i];
-    auto value = [&](const char* name) -> std::string {
-      if (i + 1 >= argc) usage_error(std::string(name) + " needs a value");
-      return argv[++i];
-    };
-    if (arg == "-m" || arg == "--model")
-      a.model = value("-m");
-    else if (arg == "--add-special-tokens")
-      a.add_special = true;
-    else if (arg == "--skip-special-tokens")
-      a.skip_special = true;
-    else if (arg == "--jsonl")
-      a.jsonl = true;
-    else if (arg == "--lossy-utf8")
-      a.lossy = true;
-    else if (arg == "--prompt-ids")
-      a.prompt_ids = value("--prompt-ids");
-    else if (arg == "--stop")
-      a.stream.stop.push_back(value("--stop"));
-    else if (arg == "--stop-token-id") {
-      std::size_t id = parse_count("--stop-token-id", value("--stop-token-id"));
-      if (id > 0xFFFFFFFFu) usage_error("--stop-token-id must be below 2^32");
-      a.stream.stop_token_ids.push_back(static_cast<TokenId>(id));
-    } else if (arg == "--include-stop-str")
-      a.stream.include_stop_str_in_output = true;
-    else if (arg == "--min-tokens")
-      a.stream.min_tokens = parse_count("--min-tokens", value("--min-tokens"));
-    else if (arg == "--max-tokens")
-      a.stream.max_tokens = parse_count("--max-tokens", value("--max-tokens"));
-    else if (arg == "--tools")
-      a.schema.tools = value("--tools");
-    else if (arg == "--format")
-      a.schema.format = value("--format");
-    else if (arg == "--name")
-      a.schema.name = value("--name");
-    else if (arg == "--parallel")
-      a.schema.parallel = true;
-    else if (arg == "--strict")
-      a.schema.strict = true;
-    else if (arg == "--any-depth") {
-      std::size_t depth = parse_count("--any-depth", value("--any-depth"));
-      if (depth > 6) usage_error("--any-depth must be at most 6 (the regex grows fourfold per level)");
-      a.schema.any_depth = static_cast<int>(depth);
-    } else if (arg == "--max-depth") {
-      std::size_t depth = parse_count("--max-depth", value("--max-depth"));
-      if (depth > 32) usage_error("--max-depth must be at most 32");
-      a.schema.max_depth = static_cast<int>(depth);
-    } else if (arg == "--template")
-      a.render.template_file = value("--template");
-    else if (arg == "--request")
-      a.render.request = value("--request");
-    else if (arg == "--ids")
-      a.render.ids = true;
-    else if (arg == "--reasoning")
-      a.parse.reasoning = value("--reasoning");
-    else if (arg == "--starts-in-reasoning")
-      a.parse.starts_in_reasoning = true;
-    else if (arg == "--whole")
-      a.parse.whole = true;
-    else if (arg == "--no-partial-calls")
-      a.parse.no_partial_calls = true;
-    else if (arg == "--list")
-      a.parse.list = true;
-    else if (arg == "--ignore-eos")
-      a.stream.ignore_eos = true;
-    else if (arg == "--threads") {
-      std::string v = value("--threads");
-      char* end = nullptr;
-      long n = std::strtol(v.c_str(), &end, 10);
-      if (*end || n < 1 || n > 1024) usage_error("--threads needs a positive integer, got '" + v + "'");
-      a.threads = static_cast<unsigned>(n);
-    } else if (arg == "-h" || arg == "--help") {
-      std::fputs(kUsage, stdout);
-      std::exit(0);
-    } else if (arg.size() > 1 && arg[0] == '-' && arg != "--")
-      usage_error("unknown option " + arg);
-    else
-      positional.push_back(arg);
+// A JSON array of ids; false with `error` set (what and which element) when it is not one.
+bool parse_ids(simdjson::dom::parser& parser, std::string_view json, std::vector<TokenId>& ids, std::string& error) {
+  simdjson::dom::element e;
+  simdjson::dom::array arr;
+  if (parser.parse(json.data(), json.size()).get(e) || e.get_array().get(arr)) {
+    error = "expected a JSON array of ids";
+    return false;
   }
-  if (positional.empty()) usage_error("missing command");
-  a.command = positional[0];
-  std::size_t next = 1;
-  if (a.command == "bench") {
-    if (positional.size() < 2) usage_error("bench needs 'encode' or 'decode'");
-    a.subcommand = positional[1];
-    next = 2;
-    if (positional.size() <= next) usage_error("bench needs a FILE");
-    a.file = positional[next++];
-  } else if (a.command == "schema-regex" || a.command == "tool-regex") {
-    a.schema.command = a.command;
-    if (a.command == "schema-regex" && positional.size() > next) a.schema.file = positional[next++];
-    if (a.command == "schema-regex" ? a.schema.file.empty() : a.schema.tools.empty() || a.schema.format.empty())
-      usage_error(a.command == "schema-regex" ? "schema-regex needs a FILE" : "tool-regex needs --tools FILE and --format NAME");
-  } else if (a.command == "render") {
-    a.render.requested = true;
-    a.render.model = a.model;
-    if (a.model.empty() && a.render.template_file.empty()) usage_error("render needs -m MODEL or --template FILE");
-    if (a.render.ids && a.model.empty()) usage_error("render --ids needs -m MODEL (its tokenizer)");
-  } else if (a.command == "parse") {
-    a.parse.active = true;
-    if (!a.schema.format.empty()) a.parse.format = a.schema.format;
-    a.parse.tools = a.schema.tools;
-  } else if (a.command == "encode" && positional.size() > next) {
-    a.text = positional[next++];
-    a.has_text = true;
+  ids.clear();
+  for (auto v : arr) {
+    std::int64_t id;
+    if (v.get_int64().get(id) || id < 0 || id > 0xFFFFFFFFLL) {
+      error = "element " + std::to_string(ids.size() + 1) + " is not an id (an integer in [0, 2^32))";
+      return false;
+    }
+    ids.push_back(static_cast<TokenId>(id));
   }
-  if (positional.size() > next) usage_error("unexpected argument '" + positional[next] + "'");
-  if (a.model.empty() && a.schema.command.empty() && !a.render.requested && !a.parse.active)
-    usage_error("missing -m MODEL");
-  return a;
+  return true;
 }
 
-std::string read_all(std::FILE* f) {
-  std::string data;
-  char buf[1 << 16];
-  std::size_t n;
-  while ((n = std::fread(buf, 1, sizeof buf, f)) > 0) data.append(buf, n);
-  return data;
-}
+// One flag of one command: its name, whether a value follows it, and where it goes.
+struct Flag {
+  std::string_view name;
+  bool takes_value;
+  void (*set)(Args& a, const std::string& value);
+};
+
+using V = const std::string&;
+const Flag kModel{"-m", true, [](Args& a, V v) { a.model = v; }};
+const Flag kAddSpecial{"--add-special-tokens", false, [](Args& a, V) { a.encode.add_special_tokens = true; }};
+const Flag kLossy{"--lossy-utf8", false, [](Args& a, V) { a.encode.lossy_utf8 = true; }};
+const Flag kJsonl{"--jsonl", false, [](Args& a, V) { a.jsonl = true; }};
+const Flag kThreads{"--threads", true,
+                    [](Args& a, V v) { a.threads = static_cast<unsigned>(parse_count(v, 1024, 1)); }};
+const Flag kDecodeSkip{"--skip-special-tokens", false, [](Args& a, V) { a.decode.skip_special_tokens = true; }};
+const Flag kStreamSkip{"--skip-special-tokens", false, [](Args& a, V) { a.stream.skip_special_tokens = true; }};
+const Flag kPromptIds{"--prompt-ids", true, [](Args& a, V v) {
+                        simdjson::dom::parser parser;
+                        std::string error;
+                        if (!parse_ids(parser, v, a.prompt_ids, error)) throw BadValue(error + ", got '" + v + "'");
+                      }};
+const Flag kStop{"--stop", true, [](Args& a, V v) { a.stream.stop.push_back(v); }};
+const Flag kStopTokenId{"--stop-token-id", true, [](Args& a, V v) {
+                          a.stream.stop_token_ids.push_back(static_cast<TokenId>(parse_count(v, 0xFFFFFFFFu)));
+                        }};
+const Flag kIncludeStop{"--include-stop-str", false, [](Args& a, V) { a.stream.include_stop_str_in_output = true; }};
+const Flag kMinTokens{"--min-tokens", true, [](Args& a, V v) { a.stream.min_tokens = parse_count(v); }};
+const Flag kMaxTokens{"--max-tokens", true, [](Args& a, V v) { a.stream.max_tokens = parse_count(v); }};
+const Flag kIgnoreEos{"--ignore-eos", false, [](Args& a, V) { a.stream.ignore_eos = true; }};
+const Flag kTemplate{"--template", true, [](Args& a, V v) { a.render.template_file = v; }};
+const Flag kRequest{"--request", true, [](Args& a, V v) { a.render.request = v; }};
+const Flag kIds{"--ids", false, [](Args& a, V) { a.render.ids = true; }};
+// schema-regex and tool-regex
+const Flag kStrict{"--strict", false, [](Args& a, V) { a.schema.strict = true; }};
+const Flag kAnyDepth{"--any-depth", true, [](Args& a, V v) {
+                       a.schema.any_depth = static_cast<int>(parse_count(v, 6));  // the regex grows fourfold per level
+                     }};
+const Flag kMaxDepth{"--max-depth", true,
+                     [](Args& a, V v) { a.schema.max_depth = static_cast<int>(parse_count(v, 32)); }};
+const Flag kToolsFile{"--tools", true, [](Args& a, V v) { a.schema.tools = v; }};
+const Flag kToolFormat{"--format", true, [](Args& a, V v) { a.schema.format = v; }};
+const Flag kToolName{"--name", true, [](Args& a, V v) { a.schema.name = v; }};
+const Flag kParallel{"--parallel", false, [](Args& a, V) { a.schema.parallel = true; }};
+// parse
+const Flag kParseFormat{"--format", true, [](Args& a, V v) { a.parse.format = v; }};
+const Flag kReasoning{"--reasoning", true, [](Args& a, V v) { a.parse.reasoning = v; }};
+const Flag kStartsInReasoning{"--starts-in-reasoning", false, [](Args& a, V) { a.parse.starts_in_reasoning = true; }};
+const Flag kParseTools{"--tools", true, [](Args& a, V v) { a.parse.tools = v; }};
+const Flag kWhole{"--whole", false, [](Args& a, V) { a.parse.whole = true; }};
+const Flag kNoPartialCalls{"--no-partial-calls", false, [](Args& a, V) { a.parse.no_partial_calls = true; }};
+const Flag kList{"--list", false, [](Args& a, V) { a.parse.list = true; }};
 
 void write(const std::string& s) { std::fwrite(s.data(), 1, s.size(), stdout); }
 
-int run_encode(const Tokenizer& tok, const Args& a) {
-  textedge::EncodeOptions options{a.add_special, a.lossy};
+double seconds_since(std::chrono::steady_clock::time_point t) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
+}
+
+int run_encode(Args& a) {
+  Tokenizer tok = Tokenizer::load(a.model);
   std::string out;
   if (!a.jsonl) {
-    std::string text = a.has_text ? a.text : read_all(stdin);
-    append_json_ids(out, tok.encode(text, options));
+    std::string text = a.positional.empty() ? read_input("-") : a.positional[0];
+    append_json_ids(out, tok.encode(text, a.encode));
     out += '\n';
     write(out);
     return 0;
@@ -235,15 +166,17 @@ int run_encode(const Tokenizer& tok, const Args& a) {
       return 1;
     }
     out.clear();
-    append_json_ids(out, tok.encode(text, options));
+    append_json_ids(out, tok.encode(text, a.encode));
     out += '\n';
     write(out);
   }
   return 0;
 }
 
-int run_decode(const Tokenizer& tok, const Args& a) {
-  std::string input = read_all(stdin);
+// stdin holds JSON id arrays separated by any whitespace (one per line, typically).
+int run_decode(Args& a) {
+  Tokenizer tok = Tokenizer::load(a.model);
+  std::string input = read_input("-");
   simdjson::dom::parser parser;
   simdjson::dom::document_stream stream;
   if (parser.parse_many(input).get(stream)) {
@@ -253,48 +186,31 @@ int run_decode(const Tokenizer& tok, const Args& a) {
   std::string out;
   std::vector<TokenId> ids;
   std::size_t n = 0;
-  for (auto doc : stream) {
+  for (auto it = stream.begin(); it != stream.end(); ++it) {
     ++n;
-    simdjson::dom::array arr;
-    if (doc.get_array().get(arr)) {
-      std::fprintf(stderr, "textedge: stdin value %zu: expected a JSON array of ids\n", n);
+    auto fail = [&](const std::string& what) {
+      std::fprintf(stderr, "textedge: stdin value %zu (byte offset %zu): %s\n", n, it.current_index(), what.c_str());
       return 1;
-    }
+    };
+    simdjson::dom::array arr;
+    if ((*it).get_array().get(arr)) return fail("expected a JSON array of ids");
     ids.clear();
     for (auto v : arr) {
       std::int64_t id;
-      if (v.get_int64().get(id) || id < 0 || id > 0xFFFFFFFFLL) {
-        std::fprintf(stderr, "textedge: stdin value %zu: ids must be integers in [0, 2^32)\n", n);
-        return 1;
-      }
+      if (v.get_int64().get(id) || id < 0 || id > 0xFFFFFFFFLL)
+        return fail("element " + std::to_string(ids.size() + 1) + " is not an id (an integer in [0, 2^32))");
       ids.push_back(static_cast<TokenId>(id));
     }
     out.clear();
-    append_json_string(out, tok.decode(ids, {a.skip_special}));
+    append_json_string(out, tok.decode(ids, a.decode));
     out += '\n';
     write(out);
   }
+  if (stream.truncated_bytes()) {
+    std::fprintf(stderr, "textedge: stdin ends inside a JSON value (its last %zu bytes)\n", stream.truncated_bytes());
+    return 1;
+  }
   return 0;
-}
-
-// Parses a JSON array of ids; false (with `error` set) when it is not one.
-bool parse_ids(simdjson::dom::parser& parser, std::string_view json, std::vector<TokenId>& ids, std::string& error) {
-  simdjson::dom::element e;
-  simdjson::dom::array arr;
-  if (parser.parse(json.data(), json.size()).get(e) || e.get_array().get(arr)) {
-    error = "expected a JSON array of ids";
-    return false;
-  }
-  ids.clear();
-  for (auto v : arr) {
-    std::int64_t id;
-    if (v.get_int64().get(id) || id < 0 || id > 0xFFFFFFFFLL) {
-      error = "ids must be integers in [0, 2^32)";
-      return false;
-    }
-    ids.push_back(static_cast<TokenId>(id));
-  }
-  return true;
 }
 
 void append_delta(std::string& out, const textedge::StreamDelta& d) {
@@ -315,15 +231,12 @@ void append_delta(std::string& out, const textedge::StreamDelta& d) {
   out += "}\n";
 }
 
-int run_stream(const Tokenizer& tok, const Args& a) {
+int run_stream(Args& a) {
+  Tokenizer tok = Tokenizer::load(a.model);
+  textedge::TextStream stream(tok, a.prompt_ids, a.stream);
   simdjson::dom::parser parser;
-  std::vector<TokenId> prompt, ids;
+  std::vector<TokenId> ids;
   std::string error;
-  if (!a.prompt_ids.empty() && !parse_ids(parser, a.prompt_ids, prompt, error)) {
-    std::fprintf(stderr, "textedge: --prompt-ids: %s\n", error.c_str());
-    return 1;
-  }
-  textedge::TextStream stream(tok, prompt, a.stream);
   textedge::StreamDelta delta;
   std::string line, out;
   std::size_t line_no = 0;
@@ -349,8 +262,8 @@ int run_stream(const Tokenizer& tok, const Args& a) {
   return 0;
 }
 
-int run_info(const Tokenizer& tok) {
-  auto info = tok.info();
+int run_info(Args& a) {
+  auto info = Tokenizer::load(a.model).info();
   std::string out = "{\"model\":";
   append_json_string(out, info.model_type);
   out += ",\"vocab_size\":" + std::to_string(info.vocab_size);
@@ -387,9 +300,27 @@ int run_info(const Tokenizer& tok) {
   return 0;
 }
 
-double seconds_since(std::chrono::steady_clock::time_point t) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
+int run_render(Args& a) {
+  if (a.model.empty() && a.render.template_file.empty()) throw UsageError("render needs -m MODEL or --template FILE");
+  if (a.render.ids && a.model.empty()) throw UsageError("render --ids needs -m MODEL (its tokenizer)");
+  a.render.model = a.model;
+  return textedge::cli::run_render(a.render);
 }
+
+int run_schema_regex(Args& a) {
+  a.schema.command = "schema-regex";
+  a.schema.file = a.positional[0];
+  return textedge::cli::run_schema_command(a.schema);
+}
+
+int run_tool_regex(Args& a) {
+  if (a.schema.tools.empty() || a.schema.format.empty())
+    throw UsageError("tool-regex needs --tools FILE and --format NAME");
+  a.schema.command = "tool-regex";
+  return textedge::cli::run_schema_command(a.schema);
+}
+
+int run_parse(Args& a) { return textedge::cli::run_parse_command(a.parse); }
 
 // Splits text into ~4 KB chunks at line boundaries (as the reference benchmark does).
 std::vector<std::string> chunk_text(const std::string& text, std::size_t target = 4096) {
@@ -433,28 +364,101 @@ double best_time_per_unit(double total_seconds, int windows, Body&& body) {
   return best;
 }
 
+// What every bench over a text FILE starts from: the tokenizer (and how long it took to load),
+// the file's text and its ~4 KB chunks.
+struct BenchInput {
+  Tokenizer tok;
+  double load_ms;
+  std::string text;
+  std::vector<std::string> chunks;
+};
+
+BenchInput load_bench_input(const Args& a) {
+  auto t0 = std::chrono::steady_clock::now();
+  Tokenizer tok = Tokenizer::load(a.model);
+  double load_ms = seconds_since(t0) * 1e3;
+  std::string text = read_input(a.positional[0]);
+  // Said here, with the file's offset: encode_batch would name an offset within a chunk.
+  if (!a.encode.lossy_utf8)
+    if (std::size_t bad = textedge::detail::find_invalid_utf8(text); bad != std::string::npos)
+      throw textedge::InputError(a.positional[0] + ": invalid UTF-8 (see --lossy-utf8)", bad);
+  auto chunks = chunk_text(text);
+  return {std::move(tok), load_ms, std::move(text), std::move(chunks)};
+}
+
+int run_bench_encode(Args& a) {
+  BenchInput in = load_bench_input(a);
+  // Warm up once, then repeat until at least one second has passed.
+  std::size_t tokens = 0;
+  for (auto& ids : in.tok.encode_batch(in.chunks, a.encode, a.threads)) tokens += ids.size();
+  std::size_t rounds = 0;
+  auto start = std::chrono::steady_clock::now();
+  double elapsed = 0;
+  do {
+    auto batch = in.tok.encode_batch(in.chunks, a.encode, a.threads);
+    ++rounds;
+    elapsed = seconds_since(start);
+  } while (elapsed < 1.0);
+  double seconds = elapsed / rounds;
+  char buf[512];
+  std::snprintf(buf, sizeof buf,
+                "{\"op\":\"encode\",\"MBps\":%.2f,\"tokens\":%zu,\"bytes\":%zu,\"seconds\":%.6f,\"load_ms\":%.1f,"
+                "\"threads\":%u,\"rounds\":%zu}\n",
+                in.text.size() / seconds / 1e6, tokens, in.text.size(), seconds, in.load_ms, a.threads, rounds);
+  write(buf);
+  return 0;
+}
+
+int run_bench_decode(Args& a) {
+  BenchInput in = load_bench_input(a);
+  auto batch = in.tok.encode_batch(in.chunks, a.encode, 1);
+  std::size_t tokens = 0, bytes = 0;
+  for (auto& ids : batch) bytes += in.tok.decode(ids, a.decode).size(), tokens += ids.size();
+  std::size_t rounds = 0;
+  auto start = std::chrono::steady_clock::now();
+  double elapsed = 0;
+  do {
+    for (auto& ids : batch) bytes += in.tok.decode(ids, a.decode).size() * 0;
+    ++rounds;
+    elapsed = seconds_since(start);
+  } while (elapsed < 1.0);
+  double seconds = elapsed / rounds;
+  char buf[512];
+  std::snprintf(buf, sizeof buf,
+                "{\"op\":\"decode\",\"MBps\":%.2f,\"tokens\":%zu,\"bytes\":%zu,\"seconds\":%.6f,\"load_ms\":%.1f,"
+                "\"tokens_per_s\":%.0f,\"rounds\":%zu}\n",
+                bytes / seconds / 1e6, tokens, bytes, seconds, in.load_ms, tokens / seconds, rounds);
+  write(buf);
+  return 0;
+}
+
 // Streaming decode: one stream one id at a time (ns per token), one StreamBatch step of 256
 // streams with one new id each (us per step), and priming from prompts of 1k, 32k and 1M
-// tokens (us; must not grow with the prompt).
-int run_bench_stream(const Tokenizer& tok, const std::string& text, double load_ms) {
+// tokens (us; must not grow with the prompt). Every stream skips special tokens or not as
+// --skip-special-tokens says; "bytes" is the text the single stream gave.
+int run_bench_stream(Args& a) {
+  BenchInput in = load_bench_input(a);
+  const Tokenizer& tok = in.tok;
+  const bool skip = a.stream.skip_special_tokens;
   std::vector<TokenId> ids;
-  for (auto& chunk : chunk_text(text)) {
+  for (auto& chunk : in.chunks) {
     auto part = tok.encode(chunk);
     ids.insert(ids.end(), part.begin(), part.end());
     if (ids.size() >= 200'000) break;
   }
-  if (ids.empty()) usage_error("bench stream needs a non-empty FILE");
-  std::size_t bytes = tok.decode(ids).size();
+  if (ids.empty()) throw UsageError("bench stream needs a non-empty FILE");
   std::string out;
-  out.reserve(bytes + 16);
   double per_token = time_per_unit(1.0, static_cast<double>(ids.size()), [&] {
-    textedge::Detokenizer stream(tok);
+    textedge::Detokenizer stream(tok, {}, {.skip_special_tokens = skip});
     out.clear();
     for (TokenId id : ids) stream.step(id, out);
     stream.finish(out);
   });
-  // The same through TextStream with stop strings (held-text bookkeeping on every token).
-  textedge::StreamOptions stop_options{.skip_special_tokens = false, .stop = {"</answer>", "\n\nUser:", "<|stop|>"}};
+  std::size_t bytes = out.size();
+  // The same through TextStream with stop strings (held-text bookkeeping on every token). No
+  // stream below ends at an EOS in the text: each must take every id it is given.
+  textedge::StreamOptions stop_options{
+      .skip_special_tokens = skip, .stop = {"</answer>", "\n\nUser:", "<|stop|>"}, .ignore_eos = true};
   double per_token_stops = time_per_unit(1.0, static_cast<double>(ids.size()), [&] {
     textedge::TextStream stream(tok, {}, stop_options);
     textedge::StreamDelta d;
@@ -468,7 +472,8 @@ int run_bench_stream(const Tokenizer& tok, const std::string& text, double load_
   constexpr std::size_t kStreams = 256, kSteps = 256;
   textedge::StreamBatch batch;
   std::vector<textedge::StreamBatch::Handle> handles;
-  for (std::size_t i = 0; i < kStreams; ++i) handles.push_back(batch.create(tok, {}, {.skip_special_tokens = true}));
+  for (std::size_t i = 0; i < kStreams; ++i)
+    handles.push_back(batch.create(tok, {}, {.skip_special_tokens = skip, .ignore_eos = true}));
   std::vector<textedge::StreamBatch::Step> steps(kStreams);
   std::vector<textedge::StreamDelta> deltas;
   std::size_t step_no = 0;
@@ -487,7 +492,7 @@ int run_bench_stream(const Tokenizer& tok, const std::string& text, double load_
     while (prompt.size() < lengths[k])
       prompt.insert(prompt.end(), ids.begin(), ids.begin() + std::min(ids.size(), lengths[k] - prompt.size()));
     prime[k] = time_per_unit(0.2, 1000, [&] {
-      for (int r = 0; r < 1000; ++r) textedge::TextStream(tok, prompt, {.skip_special_tokens = true});
+      for (int r = 0; r < 1000; ++r) textedge::TextStream(tok, prompt, {.skip_special_tokens = skip});
     });
   }
   char buf[640];
@@ -496,14 +501,16 @@ int run_bench_stream(const Tokenizer& tok, const std::string& text, double load_
                 "\"ns_per_token_with_stops\":%.1f,\"batch256_step_us\":%.2f,\"prime_us\":{\"1k\":%.3f,\"32k\":%.3f,"
                 "\"1M\":%.3f},\"load_ms\":%.1f}\n",
                 ids.size(), bytes, per_token * 1e9, bytes / (per_token * ids.size()) / 1e6, per_token_stops * 1e9,
-                per_step * 1e6, prime[0] * 1e6, prime[1] * 1e6, prime[2] * 1e6, load_ms);
+                per_step * 1e6, prime[0] * 1e6, prime[1] * 1e6, prime[2] * 1e6, in.load_ms);
   write(buf);
   return 0;
 }
 
 // Chat template rendering: the model's template compiled once and rendered repeatedly for the
 // request in FILE (us per render), and the compile time (us).
-int run_bench_render(const std::string& model, const std::string& request) {
+int run_bench_render(Args& a) {
+  const std::string& model = a.model;
+  std::string request = read_input(a.positional[0]);
   auto chat = textedge::ChatTemplate::load(model);
   std::string prompt = chat.apply_request(request);
   double render = best_time_per_unit(1.0, 10, [&] { prompt = chat.apply_request(request); });
@@ -524,81 +531,231 @@ int run_bench_render(const std::string& model, const std::string& request) {
   return 0;
 }
 
-int run_bench(const Args& a, double load_ms, const Tokenizer& tok) {
-  std::FILE* f = std::fopen(a.file.c_str(), "rb");
-  if (!f) {
-    std::fprintf(stderr, "textedge: cannot open %s: %s\n", a.file.c_str(), std::strerror(errno));
-    return 1;
+// One command: its usage lines, its flags, how many positional arguments it takes, and what runs it.
+struct Command {
+  std::string_view name;  // as typed: "encode", "bench encode"
+  std::string_view usage;
+  std::vector<Flag> flags;
+  bool needs_model;
+  std::size_t min_args, max_args;  // positional arguments after the name
+  std::string_view arg_name;       // what they are, for "needs FILE"
+  int (*run)(Args& a);
+};
+
+const std::vector<Command>& commands() {
+  static const std::vector<Command> table = {
+      {"encode",
+       R"(  textedge encode -m MODEL [--add-special-tokens] [--lossy-utf8] [--jsonl] [TEXT]
+      TEXT (or all of stdin) -> one JSON array of ids.
+      --jsonl: each stdin line is a JSON string; each output line its id array.
+)",
+       {kModel, kAddSpecial, kLossy, kJsonl},
+       true,
+       0,
+       1,
+       "TEXT",
+       run_encode},
+      {"decode",
+       R"(  textedge decode -m MODEL [--skip-special-tokens]
+      stdin JSON id arrays (one per line, or separated by any whitespace) -> one JSON string per line.
+)",
+       {kModel, kDecodeSkip},
+       true,
+       0,
+       0,
+       "",
+       run_decode},
+      {"stream",
+       R"(  textedge stream -m MODEL [--prompt-ids JSON] [--skip-special-tokens] [--stop STR]...
+                  [--stop-token-id ID]... [--include-stop-str] [--min-tokens N] [--max-tokens N]
+                  [--ignore-eos]
+      each stdin line is a JSON array of the ids of one engine step; each output line is
+      {"text": DELTA, "finish_reason": null|"stop"|"length", "stop_reason": null|STRING|ID}.
+      Exits after the step that ends the stream; at end of input prints the flushed text.
+)",
+       {kModel, kPromptIds, kStreamSkip, kStop, kStopTokenId, kIncludeStop, kMinTokens, kMaxTokens, kIgnoreEos},
+       true,
+       0,
+       0,
+       "",
+       run_stream},
+      {"info", "  textedge info -m MODEL\n", {kModel}, true, 0, 0, "", run_info},
+      {"render",
+       R"(  textedge render (-m MODEL | --template FILE [-m MODEL]) [--request FILE|-] [--ids]
+      an OpenAI chat request (messages, tools, add_generation_prompt (default true),
+      continue_final_message, chat_template_kwargs, documents; stdin without --request) ->
+      the prompt exactly as transformers renders it (--ids: its token ids, without a second
+      BOS). --template with -m: that template with the model's special tokens.
+)",
+       {kModel, kTemplate, kRequest, kIds},
+       false,
+       0,
+       0,
+       "",
+       run_render},
+      {"parse",
+       R"(  textedge parse --format NAME [--reasoning NAME] [--starts-in-reasoning] [--tools FILE]
+                 [--whole] [--no-partial-calls]
+      each stdin line is a JSON string (a text delta); each output line the JSON array of
+      OpenAI delta objects it produced; a last line for what finishing released. --whole: one
+      JSON message object with finish_reason. `textedge parse --list` lists the names.
+)",
+       {kParseFormat, kReasoning, kStartsInReasoning, kParseTools, kWhole, kNoPartialCalls, kList},
+       false,
+       0,
+       0,
+       "",
+       run_parse},
+      {"schema-regex",
+       R"(  textedge schema-regex [--strict] [--any-depth N] [--max-depth N] FILE
+      the regex for the JSON Schema in FILE (docs/schema.md). --strict: objects without
+      additionalProperties take no other members. --any-depth: how deeply an unconstrained
+      value nests arrays/objects (default 2, at most 6); --max-depth: recursive $ref
+      expansions (default 3, at most 32).
+)",
+       {kStrict, kAnyDepth, kMaxDepth},
+       false,
+       1,
+       1,
+       "FILE",
+       run_schema_regex},
+      {"tool-regex",
+       R"(  textedge tool-regex --tools FILE --format NAME [--name TOOL] [--parallel] [--any-depth N] [--max-depth N]
+      the regex that forces a tool call; FILE is an OpenAI tools array, NAME one of hermes,
+      llama3_json, mistral, qwen3_coder, deepseek_v3, deepseek_v31, kimi_k2, glm45, harmony, pythonic.
+)",
+       {kToolsFile, kToolFormat, kToolName, kParallel, kAnyDepth, kMaxDepth},
+       false,
+       0,
+       0,
+       "",
+       run_tool_regex},
+      {"bench encode",
+       "  textedge bench encode -m MODEL FILE [--threads N] [--add-special-tokens] [--lossy-utf8]\n",
+       {kModel, kThreads, kAddSpecial, kLossy},
+       true,
+       1,
+       1,
+       "FILE",
+       run_bench_encode},
+      {"bench decode",
+       "  textedge bench decode -m MODEL FILE [--add-special-tokens] [--skip-special-tokens]\n",
+       {kModel, kAddSpecial, kDecodeSkip},
+       true,
+       1,
+       1,
+       "FILE",
+       run_bench_decode},
+      {"bench stream",
+       "  textedge bench stream -m MODEL FILE [--skip-special-tokens]\n",
+       {kModel, kStreamSkip},
+       true,
+       1,
+       1,
+       "FILE",
+       run_bench_stream},
+      {"bench render",
+       R"(  textedge bench render -m MODEL REQUEST.json
+      one JSON line: MBps, tokens, bytes, seconds, load_ms, ... (stream: ns per token, 256-stream
+      step, priming for 1k/32k/1M-token prompts; render: us per render and per compile).
+)",
+       {kModel},
+       true,
+       1,
+       1,
+       "REQUEST.json",
+       run_bench_render},
+  };
+  return table;
+}
+
+constexpr std::string_view kModelNote =
+    "MODEL is a model directory (tokenizer.json [+ tokenizer_config.json]) or a tokenizer.json file.\n";
+
+// The usage of one command, or of all of them.
+std::string usage(const Command* command) {
+  std::string text = "usage:\n";
+  for (const Command& c : commands())
+    if (!command || &c == command) text += c.usage;
+  if (!command || command->needs_model || command->name == "render") text += kModelNote;
+  return text;
+}
+
+[[noreturn]] void exit_with_usage(const std::string& message, const Command* command) {
+  std::fprintf(stderr, "textedge: %s\n%s", message.c_str(), usage(command).c_str());
+  std::exit(2);
+}
+
+const Command& find_command(int argc, char** argv, int& next) {
+  if (argc < 2) exit_with_usage("missing command", nullptr);
+  std::string name = argv[1];
+  if (name == "-h" || name == "--help") {
+    std::fputs(usage(nullptr).c_str(), stdout);
+    std::exit(0);
   }
-  std::string text = read_all(f);
-  std::fclose(f);
-  auto chunks = chunk_text(text);
-  textedge::EncodeOptions options{a.add_special, false};
-  std::string out;
-  if (a.subcommand == "encode") {
-    // Warm up once, then repeat until at least one second has passed.
-    std::size_t tokens = 0;
-    for (auto& ids : tok.encode_batch(chunks, options, a.threads)) tokens += ids.size();
-    std::size_t rounds = 0;
-    auto start = std::chrono::steady_clock::now();
-    double elapsed = 0;
-    do {
-      auto batch = tok.encode_batch(chunks, options, a.threads);
-      ++rounds;
-      elapsed = seconds_since(start);
-    } while (elapsed < 1.0);
-    double seconds = elapsed / rounds;
-    char buf[512];
-    std::snprintf(buf, sizeof buf,
-                  "{\"op\":\"encode\",\"MBps\":%.2f,\"tokens\":%zu,\"bytes\":%zu,\"seconds\":%.6f,\"load_ms\":%.1f,"
-                  "\"threads\":%u,\"rounds\":%zu}\n",
-                  text.size() / seconds / 1e6, tokens, text.size(), seconds, load_ms, a.threads, rounds);
-    write(buf);
-    return 0;
+  if (name[0] == '-')
+    exit_with_usage("the command comes first (textedge COMMAND [options]), got '" + name + "'", nullptr);
+  next = 2;
+  if (name == "bench") {
+    if (argc < 3 || argv[2][0] == '-') exit_with_usage("bench needs encode, decode, stream or render", nullptr);
+    name += std::string(" ") + argv[2];
+    next = 3;
   }
-  if (a.subcommand == "decode") {
-    auto batch = tok.encode_batch(chunks, options, 1);
-    std::size_t tokens = 0, bytes = 0;
-    for (auto& ids : batch) bytes += tok.decode(ids).size(), tokens += ids.size();
-    std::size_t rounds = 0;
-    auto start = std::chrono::steady_clock::now();
-    double elapsed = 0;
-    do {
-      for (auto& ids : batch) bytes += tok.decode(ids).size() * 0;
-      ++rounds;
-      elapsed = seconds_since(start);
-    } while (elapsed < 1.0);
-    double seconds = elapsed / rounds;
-    char buf[512];
-    std::snprintf(buf, sizeof buf,
-                  "{\"op\":\"decode\",\"MBps\":%.2f,\"tokens\":%zu,\"bytes\":%zu,\"seconds\":%.6f,\"load_ms\":%.1f,"
-                  "\"tokens_per_s\":%.0f,\"rounds\":%zu}\n",
-                  bytes / seconds / 1e6, tokens, bytes, seconds, load_ms, tokens / seconds, rounds);
-    write(buf);
-    return 0;
+  for (const Command& c : commands())
+    if (c.name == name) return c;
+  exit_with_usage("unknown command '" + name + "'", nullptr);
+}
+
+// Applies each flag where the command's table says; refuses flags the command does not take.
+void parse_flags(const Command& c, int argc, char** argv, int next, Args& a) {
+  bool options_ended = false;  // after "--" every argument is positional
+  for (int i = next; i < argc; ++i) {
+    std::string arg = argv[i];
+    if (options_ended || arg == "-" || arg.empty() || arg[0] != '-') {
+      a.positional.push_back(arg);
+      continue;
+    }
+    if (arg == "--") {
+      options_ended = true;
+      continue;
+    }
+    if (arg == "-h" || arg == "--help") {
+      std::fputs(usage(&c).c_str(), stdout);
+      std::exit(0);
+    }
+    if (arg == "--model") arg = "-m";
+    const Flag* flag = nullptr;
+    for (const Flag& f : c.flags)
+      if (f.name == arg) flag = &f;
+    if (!flag) throw UsageError(std::string(c.name) + " does not take " + argv[i]);
+    std::string value;
+    if (flag->takes_value) {
+      if (i + 1 >= argc) throw UsageError(std::string(c.name) + " " + argv[i] + " needs a value");
+      value = argv[++i];
+    }
+    try {
+      flag->set(a, value);
+    } catch (const BadValue& e) {
+      throw UsageError(std::string(c.name) + " " + argv[i - flag->takes_value] + " " + e.what());
+    }
   }
-  if (a.subcommand == "stream") return run_bench_stream(tok, text, load_ms);
-  if (a.subcommand == "render") return run_bench_render(a.model, text);
-  usage_error("unknown bench '" + a.subcommand + "' (expected encode, decode, stream or render)");
+  if (c.needs_model && a.model.empty()) throw UsageError(std::string(c.name) + " needs -m MODEL");
+  if (a.positional.size() < c.min_args) throw UsageError(std::string(c.name) + " needs " + std::string(c.arg_name));
+  if (a.positional.size() > c.max_args)
+    throw UsageError(std::string(c.name) + ": unexpected argument '" + a.positional[c.max_args] + "'");
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  Args a = parse_args(argc, argv);
-  if (!a.schema.command.empty()) return textedge::cli::run_schema_command(a.schema);
-  if (a.render.requested) return textedge::cli::run_render(a.render);
-  if (a.parse.active) return textedge::cli::run_parse_command(a.parse);
+  int next = 0;
+  const Command& command = find_command(argc, argv, next);
+  Args a;
   try {
-    auto t0 = std::chrono::steady_clock::now();
-    Tokenizer tok = Tokenizer::load(a.model);
-    double load_ms = seconds_since(t0) * 1e3;
-    if (a.command == "encode") return run_encode(tok, a);
-    if (a.command == "decode") return run_decode(tok, a);
-    if (a.command == "stream") return run_stream(tok, a);
-    if (a.command == "info") return run_info(tok);
-    if (a.command == "bench") return run_bench(a, load_ms, tok);
-    usage_error("unknown command '" + a.command + "'");
+    parse_flags(command, argc, argv, next, a);
+    return command.run(a);
+  } catch (const UsageError& e) {
+    exit_with_usage(e.what(), &command);
   } catch (const textedge::Error& e) {
     std::fprintf(stderr, "textedge: %s\n", e.what());
     return 1;

@@ -3,10 +3,9 @@
 #include <simdjson.h>
 
 #include <cstdio>
-#include <fstream>
 #include <iostream>
-#include <sstream>
 
+#include "read_input.hpp"
 #include "textedge/error.hpp"
 #include "textedge/output_parser.hpp"
 
@@ -36,13 +35,7 @@ int run_parse_command(const ParseCommand& c) {
     o.reasoning = c.reasoning;
     o.starts_in_reasoning = c.starts_in_reasoning;
     o.partial_calls = !c.no_partial_calls;
-    if (!c.tools.empty()) {
-      std::ifstream in(c.tools, std::ios::binary);
-      if (!in) throw Error(c.tools + ": cannot open");
-      std::ostringstream s;
-      s << in.rdbuf();
-      o.tools_json = s.str();
-    }
+    if (!c.tools.empty()) o.tools_json = read_input(c.tools);
     OutputParser parser(o);
     std::vector<ChatDelta> deltas;
     simdjson::dom::parser json;

@@ -6,7 +6,7 @@
 namespace textedge::cli {
 
 struct ParseCommand {
-  bool active = false, list = false, whole = false, starts_in_reasoning = false, no_partial_calls = false;
+  bool list = false, whole = false, starts_in_reasoning = false, no_partial_calls = false;
   std::string format = "none", reasoning = "none", tools;
 };
 

@@ -1,45 +1,21 @@
 #include "render_command.hpp"
 
 #include <cstdio>
-#include <fstream>
-#include <iostream>
-#include <iterator>
-#include <sstream>
+#include <optional>
 
 #include "json_out.hpp"
+#include "read_input.hpp"
 #include "textedge/chat_template.hpp"
 #include "textedge/tokenizer.hpp"
 
 namespace textedge::cli {
-namespace {
-bool read_text(const std::string& path, std::string& out) {
-  if (path == "-") {
-    out.assign(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
-    return true;
-  }
-  std::ifstream f(path, std::ios::binary);
-  if (!f) return false;
-  std::stringstream ss;
-  ss << f.rdbuf();
-  out = ss.str();
-  return true;
-}
-}  // namespace
 
 int run_render(const RenderCommand& c) {
   try {
-    std::string request;
-    if (!read_text(c.request, request)) {
-      std::fprintf(stderr, "textedge: cannot read %s\n", c.request.c_str());
-      return 1;
-    }
+    std::string request = read_input(c.request);
     std::optional<ChatTemplate> chat;
     if (!c.template_file.empty()) {
-      std::string source;
-      if (!read_text(c.template_file, source)) {
-        std::fprintf(stderr, "textedge: cannot read %s\n", c.template_file.c_str());
-        return 1;
-      }
+      std::string source = read_input(c.template_file);
       // The model's special tokens, with the given template.
       ChatSpecialTokens special;
       if (!c.model.empty()) special = ChatTemplate::load(c.model).special_tokens();
@@ -47,7 +23,14 @@ int run_render(const RenderCommand& c) {
     } else {
       chat = ChatTemplate::load(c.model);
     }
-    std::string prompt = chat->apply_request(request);
+    std::string prompt;
+    try {
+      prompt = chat->apply_request(request);
+    } catch (const TemplateError&) {
+      throw;  // the template's own error
+    } catch (const Error& e) {
+      throw Error((c.request == "-" ? std::string("stdin") : c.request) + ": " + e.what());  // the request's
+    }
     if (!c.ids) {
       std::fwrite(prompt.data(), 1, prompt.size(), stdout);
       return 0;

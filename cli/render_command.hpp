@@ -6,7 +6,6 @@
 namespace textedge::cli {
 
 struct RenderCommand {
-  bool requested = false;
   std::string model;          // -m: the model's template and special tokens (and tokenizer for --ids)
   std::string template_file;  // --template: overrides the template
   std::string request = "-";  // --request FILE, "-" for stdin

@@ -1,29 +1,19 @@
 #include "schema_commands.hpp"
 
 #include <cstdio>
-#include <fstream>
-#include <sstream>
 
+#include "read_input.hpp"
 #include "textedge/schema.hpp"
 
 namespace textedge::cli {
 
-namespace {
-bool read_text(const std::string& path, std::string& out) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return false;
-  std::ostringstream s;
-  s << in.rdbuf();
-  out = s.str();
-  return true;
-}
-}  // namespace
-
 int run_schema_command(const SchemaCommand& c) {
   const std::string& path = c.command == "schema-regex" ? c.file : c.tools;
   std::string text;
-  if (!read_text(path, text)) {
-    std::fprintf(stderr, "textedge: %s: cannot open\n", path.c_str());
+  try {
+    text = read_input(path);
+  } catch (const Error& e) {
+    std::fprintf(stderr, "textedge: %s\n", e.what());
     return 1;
   }
   try {
