@@ -5,9 +5,11 @@
 #include <simdjson.h>
 
 #include <chrono>
+#include <cstdint>
 #include <cstdio>
 #include <cstring>
 #include <iostream>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -322,6 +324,28 @@ int run_tool_regex(Args& a) {
 
 int run_parse(Args& a) { return textedge::cli::run_parse_command(a.parse); }
 
+// FNV-1a, 64 bits: the digest of what a bench command produced, printed so that the scripts can
+// check that both sides produced the same ids and text (tools/reference/bench_common.js computes
+// it the same way: a list of ids as its count and then its ids, 4 little-endian bytes each).
+struct Fnv1a64 {
+  std::uint64_t h = 0xcbf29ce484222325ull;
+  void bytes(std::string_view s) {
+    for (unsigned char c : s) h = (h ^ c) * 0x100000001b3ull;
+  }
+  void u32(std::uint32_t v) {
+    for (int i = 0; i < 4; ++i) h = (h ^ ((v >> (8 * i)) & 0xff)) * 0x100000001b3ull;
+  }
+  void ids(std::span<const TokenId> ids) {
+    u32(static_cast<std::uint32_t>(ids.size()));
+    for (TokenId id : ids) u32(static_cast<std::uint32_t>(id));
+  }
+  std::string hex() const {
+    char buf[17];
+    std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h));
+    return buf;
+  }
+};
+
 // Splits text into ~4 KB chunks at line boundaries (as the reference benchmark does).
 std::vector<std::string> chunk_text(const std::string& text, std::size_t target = 4096) {
   std::vector<std::string> chunks;
@@ -388,9 +412,10 @@ BenchInput load_bench_input(const Args& a) {
 
 int run_bench_encode(Args& a) {
   BenchInput in = load_bench_input(a);
-  // Warm up once, then repeat until at least one second has passed.
+  // Warm up once (its ids are the output the script checks), then repeat for at least one second.
   std::size_t tokens = 0;
-  for (auto& ids : in.tok.encode_batch(in.chunks, a.encode, a.threads)) tokens += ids.size();
+  Fnv1a64 ids_digest;
+  for (auto& ids : in.tok.encode_batch(in.chunks, a.encode, a.threads)) tokens += ids.size(), ids_digest.ids(ids);
   std::size_t rounds = 0;
   auto start = std::chrono::steady_clock::now();
   double elapsed = 0;
@@ -402,9 +427,10 @@ int run_bench_encode(Args& a) {
   double seconds = elapsed / rounds;
   char buf[512];
   std::snprintf(buf, sizeof buf,
-                "{\"op\":\"encode\",\"MBps\":%.2f,\"tokens\":%zu,\"bytes\":%zu,\"seconds\":%.6f,\"load_ms\":%.1f,"
-                "\"threads\":%u,\"rounds\":%zu}\n",
-                in.text.size() / seconds / 1e6, tokens, in.text.size(), seconds, in.load_ms, a.threads, rounds);
+                "{\"op\":\"encode\",\"MBps\":%.2f,\"tokens\":%zu,\"ids_fnv1a64\":\"%s\",\"bytes\":%zu,\"seconds\":%.6f,"
+                "\"load_ms\":%.1f,\"threads\":%u,\"rounds\":%zu}\n",
+                in.text.size() / seconds / 1e6, tokens, ids_digest.hex().c_str(), in.text.size(), seconds, in.load_ms,
+                a.threads, rounds);
   write(buf);
   return 0;
 }
@@ -412,8 +438,14 @@ int run_bench_encode(Args& a) {
 int run_bench_decode(Args& a) {
   BenchInput in = load_bench_input(a);
   auto batch = in.tok.encode_batch(in.chunks, a.encode, 1);
+  // The first pass is the warm-up; its text is the output the script checks.
   std::size_t tokens = 0, bytes = 0;
-  for (auto& ids : batch) bytes += in.tok.decode(ids, a.decode).size(), tokens += ids.size();
+  Fnv1a64 text_digest;
+  for (auto& ids : batch) {
+    std::string text = in.tok.decode(ids, a.decode);
+    bytes += text.size(), tokens += ids.size();
+    text_digest.bytes(text);
+  }
   std::size_t rounds = 0;
   auto start = std::chrono::steady_clock::now();
   double elapsed = 0;
@@ -424,18 +456,24 @@ int run_bench_decode(Args& a) {
   } while (elapsed < 1.0);
   double seconds = elapsed / rounds;
   char buf[512];
-  std::snprintf(buf, sizeof buf,
-                "{\"op\":\"decode\",\"MBps\":%.2f,\"tokens\":%zu,\"bytes\":%zu,\"seconds\":%.6f,\"load_ms\":%.1f,"
-                "\"tokens_per_s\":%.0f,\"rounds\":%zu}\n",
-                bytes / seconds / 1e6, tokens, bytes, seconds, in.load_ms, tokens / seconds, rounds);
+  std::snprintf(
+      buf, sizeof buf,
+      "{\"op\":\"decode\",\"MBps\":%.2f,\"tokens\":%zu,\"bytes\":%zu,\"text_fnv1a64\":\"%s\",\"seconds\":%.6f,"
+      "\"load_ms\":%.1f,\"tokens_per_s\":%.0f,\"rounds\":%zu}\n",
+      bytes / seconds / 1e6, tokens, bytes, text_digest.hex().c_str(), seconds, in.load_ms, tokens / seconds, rounds);
   write(buf);
   return 0;
 }
 
+// The ids `bench stream` streams: FILE's ~4 KB chunks encoded without special tokens, cut at this
+// count. tools/reference/bench_stream.js streams the same; scripts/bench_stream.sh checks it.
+constexpr std::size_t kStreamTokens = 20'000;
+
 // Streaming decode: one stream one id at a time (ns per token), one StreamBatch step of 256
 // streams with one new id each (us per step), and priming from prompts of 1k, 32k and 1M
 // tokens (us; must not grow with the prompt). Every stream skips special tokens or not as
-// --skip-special-tokens says; "bytes" is the text the single stream gave.
+// --skip-special-tokens says; "bytes" is the text the single stream gave. Fails when a stream's
+// text is not decode's.
 int run_bench_stream(Args& a) {
   BenchInput in = load_bench_input(a);
   const Tokenizer& tok = in.tok;
@@ -444,30 +482,51 @@ int run_bench_stream(Args& a) {
   for (auto& chunk : in.chunks) {
     auto part = tok.encode(chunk);
     ids.insert(ids.end(), part.begin(), part.end());
-    if (ids.size() >= 200'000) break;
+    if (ids.size() >= kStreamTokens) break;
   }
+  if (ids.size() > kStreamTokens) ids.resize(kStreamTokens);
   if (ids.empty()) throw UsageError("bench stream needs a non-empty FILE");
+  const std::string decoded = tok.decode(ids, {.skip_special_tokens = skip});
   std::string out;
+  out.reserve(decoded.size() + 16);
   double per_token = time_per_unit(1.0, static_cast<double>(ids.size()), [&] {
     textedge::Detokenizer stream(tok, {}, {.skip_special_tokens = skip});
     out.clear();
     for (TokenId id : ids) stream.step(id, out);
     stream.finish(out);
   });
+  if (out != decoded) {
+    std::fprintf(stderr, "textedge: bench stream: the streamed text differs from decode's\n");
+    return 1;
+  }
   std::size_t bytes = out.size();
   // The same through TextStream with stop strings (held-text bookkeeping on every token). No
   // stream below ends at an EOS in the text: each must take every id it is given.
   textedge::StreamOptions stop_options{
       .skip_special_tokens = skip, .stop = {"</answer>", "\n\nUser:", "<|stop|>"}, .ignore_eos = true};
-  double per_token_stops = time_per_unit(1.0, static_cast<double>(ids.size()), [&] {
+  std::string stops_text;
+  auto stream_with_stops = [&](bool keep_text) {
     textedge::TextStream stream(tok, {}, stop_options);
     textedge::StreamDelta d;
     for (TokenId id : ids) {
       d.text.clear();
       stream.step(std::span(&id, 1), d);
-      if (stream.finished()) break;
+      if (keep_text) stops_text += d.text;
+      if (stream.finished()) return true;
     }
-  });
+    d.text.clear();
+    stream.finish(d);
+    if (keep_text) stops_text += d.text;
+    return false;
+  };
+  double per_token_stops = time_per_unit(1.0, static_cast<double>(ids.size()), [&] { stream_with_stops(false); });
+  // Untimed: a stop string in the text would end the timed pass early, so this must not stop, and
+  // its text must be decode's.
+  if (stream_with_stops(true) || stops_text != decoded) {
+    std::fprintf(stderr, "textedge: bench stream: the stream with stop strings %s\n",
+                 stops_text == decoded ? "stopped early" : "gave a text other than decode's");
+    return 1;
+  }
   // 256 streams, each at its own offset in the ids, one new id per stream per step.
   constexpr std::size_t kStreams = 256, kSteps = 256;
   textedge::StreamBatch batch;
@@ -495,13 +554,17 @@ int run_bench_stream(Args& a) {
       for (int r = 0; r < 1000; ++r) textedge::TextStream(tok, prompt, {.skip_special_tokens = skip});
     });
   }
-  char buf[640];
+  Fnv1a64 ids_digest, text_digest;
+  ids_digest.ids(ids);
+  text_digest.bytes(out);
+  char buf[768];
   std::snprintf(buf, sizeof buf,
-                "{\"op\":\"stream\",\"tokens\":%zu,\"bytes\":%zu,\"ns_per_token\":%.1f,\"MBps\":%.2f,"
-                "\"ns_per_token_with_stops\":%.1f,\"batch256_step_us\":%.2f,\"prime_us\":{\"1k\":%.3f,\"32k\":%.3f,"
-                "\"1M\":%.3f},\"load_ms\":%.1f}\n",
-                ids.size(), bytes, per_token * 1e9, bytes / (per_token * ids.size()) / 1e6, per_token_stops * 1e9,
-                per_step * 1e6, prime[0] * 1e6, prime[1] * 1e6, prime[2] * 1e6, in.load_ms);
+                "{\"op\":\"stream\",\"tokens\":%zu,\"bytes\":%zu,\"ids_fnv1a64\":\"%s\",\"text_fnv1a64\":\"%s\","
+                "\"ns_per_token\":%.1f,\"MBps\":%.2f,\"ns_per_token_with_stops\":%.1f,\"batch256_step_us\":%.2f,"
+                "\"prime_us\":{\"1k\":%.3f,\"32k\":%.3f,\"1M\":%.3f},\"load_ms\":%.1f}\n",
+                ids.size(), bytes, ids_digest.hex().c_str(), text_digest.hex().c_str(), per_token * 1e9,
+                bytes / (per_token * ids.size()) / 1e6, per_token_stops * 1e9, per_step * 1e6, prime[0] * 1e6,
+                prime[1] * 1e6, prime[2] * 1e6, in.load_ms);
   write(buf);
   return 0;
 }
@@ -525,9 +588,13 @@ int run_bench_render(Args& a) {
   std::string source_copy(chat_template->str());
   double compile = best_time_per_unit(1.0, 10, [&] { textedge::ChatTemplate::from_string(source_copy); });
   char buf[256];
-  std::snprintf(buf, sizeof buf, "{\"op\":\"render\",\"render_us\":%.2f,\"compile_us\":%.1f,\"bytes\":%zu}\n",
-                render * 1e6, compile * 1e6, prompt.size());
-  write(buf);
+  std::snprintf(buf, sizeof buf,
+                "{\"op\":\"render\",\"render_us\":%.2f,\"compile_us\":%.1f,\"bytes\":%zu,\"prompt\":", render * 1e6,
+                compile * 1e6, prompt.size());
+  std::string line = buf;
+  append_json_string(line, prompt);  // the last timed render's; scripts/bench_render.sh compares it with Jinja2's
+  line += "}\n";
+  write(line);
   return 0;
 }
 

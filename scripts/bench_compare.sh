@@ -2,13 +2,16 @@
 # Measures textedge against the reference (Hugging Face tokenizers via Node), single-threaded,
 # on the same text in the same run, for each of the six models, and prints a table:
 #   encode MB/s (textedge, reference, speed-up), load ms (both, speed-up),
-#   decode MB/s (both, speed-up), and whether both produced the same number of tokens.
+#   decode MB/s (both, speed-up), and whether both produced the same ids and the same decoded text.
+# Each side warms up with one untimed pass whose output it prints as a digest (FNV-1a 64 of the
+# ids, and of the decoded text: tools/reference/bench_common.js); different or missing digests are
+# printed as MISMATCH and make the script exit non-zero.
 #
 # Usage: scripts/bench_compare.sh [FILE]      (default: build/corpus/bench.txt, ~3 MB of mostly
 #                                              English prose and code, some multilingual text)
 # Env: MODELS="qwen3 llama2" to pick models; TEXTEDGE=path/to/textedge (default
 #      $BUILD_DIR/textedge, BUILD_DIR default build); MIN_SECONDS (reference repetitions, default 1).
-# Raw results (one JSON line per model and tool) go to build/bench/compare.jsonl.
+# Raw results (one JSON line per model and tool) go to $BUILD_DIR/bench/compare.jsonl.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -27,8 +30,8 @@ fi
 [ -x "$textedge" ] || { echo "bench_compare: $textedge not built (run make build or set TEXTEDGE)" >&2; exit 1; }
 [ -d tools/reference/node_modules/tokenizers ] || { echo "bench_compare: run scripts/setup.sh first" >&2; exit 1; }
 
-mkdir -p build/bench
-results=build/bench/compare.jsonl
+mkdir -p "${BUILD_DIR:-build}/bench"
+results=${BUILD_DIR:-build}/bench/compare.jsonl
 : >"$results"
 
 # Runs a command and appends {"model", "tool", "result": JSON or null, "error": text} to $results.
@@ -85,17 +88,25 @@ def num(x, fmt):
 def ratio(a, b):
     return f"{a / b:.2f}x" if isinstance(a, (int, float)) and isinstance(b, (int, float)) and b > 0 else "-"
 header = ["model", "enc MB/s textedge", "enc MB/s ref", "speed-up", "load ms textedge", "load ms ref", "speed-up",
-          "dec MB/s textedge", "dec MB/s ref", "speed-up", "tokens"]
+          "dec MB/s textedge", "dec MB/s ref", "speed-up", "ids", "text"]
 table, errors = [], []
 for model, r in rows.items():
     te, td, ref = r.get("textedge_encode"), r.get("textedge_decode"), r.get("reference")
     t_mb, r_mb = get(te, "MBps"), get(ref, "encode", "MBps")
     t_load, r_load = get(te, "load_ms"), get(ref, "load_ms")
     t_dec, r_dec = get(td, "MBps"), get(ref, "decode", "MBps")
-    t_tok, r_tok = get(te, "tokens"), get(ref, "encode", "tokens")
-    same = "-" if t_tok is None or r_tok is None else ("same" if t_tok == r_tok else f"DIFFER {t_tok} vs {r_tok}")
+    checks = []
+    for what, mine, theirs in (("ids", (get(te, "tokens"), get(te, "ids_fnv1a64")),
+                                (get(ref, "encode", "tokens"), get(ref, "encode", "ids_fnv1a64"))),
+                               ("text", (get(td, "bytes"), get(td, "text_fnv1a64")),
+                                (get(ref, "decode", "bytes"), get(ref, "decode", "text_fnv1a64")))):
+        if None not in mine + theirs and mine == theirs:
+            checks.append("same")
+        else:
+            checks.append("MISMATCH")
+            errors.append(f"{model}: {what} MISMATCH: textedge {mine[0]} ({mine[1]}), reference {theirs[0]} ({theirs[1]})")
     table.append([model, num(t_mb, ".2f"), num(r_mb, ".2f"), ratio(t_mb, r_mb), num(t_load, ".0f"), num(r_load, ".0f"),
-                  ratio(r_load, t_load), num(t_dec, ".2f"), num(r_dec, ".2f"), ratio(t_dec, r_dec), same])
+                  ratio(r_load, t_load), num(t_dec, ".2f"), num(r_dec, ".2f"), ratio(t_dec, r_dec)] + checks)
     for e in (te, td, ref):
         if e and e.get("error"):
             errors.append(f"{model} {e['tool']}: {e['error']}")
@@ -107,6 +118,6 @@ print("  ".join("-" * w for w in widths))
 for row in table:
     print(fmt(row))
 for e in errors:
-    print("error: " + e)
+    print("bench_compare: error: " + e, file=sys.stderr)
 sys.exit(1 if errors else 0)
 EOF

@@ -5,7 +5,11 @@
 #   reference: tools/reference/bench_stream.js, vLLM's slow path on Hugging Face tokenizers
 #     (a prefix window and a full window decoded per token), through the binding's synchronous
 #     Decoder ("sync") and through Tokenizer.decode ("async"), single-threaded.
-# Prints one table; raw JSON lines go to build/bench/stream.jsonl.
+# Both sides stream the same ids (FILE's ~4 KB chunks encoded without special tokens, the first
+# 20k ids), warm up with one untimed pass and print digests of the ids and of the streamed text;
+# the script fails unless all of them agree (textedge itself fails when its streams' text is not
+# its decode's, or when a stop string would end the timed pass early).
+# Prints one table; raw JSON lines go to $BUILD_DIR/bench/stream.jsonl.
 #
 # Usage: scripts/bench_stream.sh [FILE]     (default build/corpus/bench.txt)
 # Env: MODELS="qwen3 llama2", TEXTEDGE (default build/textedge), NODE, PYTHON.
@@ -18,8 +22,8 @@ NODE=${NODE:-node}
 PYTHON=${PYTHON:-python3}
 [ -f "$file" ] || "$PYTHON" scripts/make_corpus.py
 [ -x "$textedge" ] || { echo "bench_stream: $textedge not built (run make build)" >&2; exit 1; }
-mkdir -p build/bench
-results=build/bench/stream.jsonl
+mkdir -p "${BUILD_DIR:-build}/bench"
+results=${BUILD_DIR:-build}/bench/stream.jsonl
 : >"$results"
 echo "bench_stream: $file, $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg)" >&2
 for m in "${models[@]}"; do
@@ -31,6 +35,16 @@ done
 "$PYTHON" - "$results" <<'PY'
 import json, sys
 rows = [json.loads(l) for l in open(sys.argv[1], encoding="utf-8")]
+errors = []
+for r in rows:
+    t, ref = r["textedge"], r["reference"]
+    ids = {"textedge": (t.get("tokens"), t.get("ids_fnv1a64")), "reference": (ref.get("tokens"), ref.get("ids_fnv1a64"))}
+    text = {"textedge": t.get("text_fnv1a64"), "reference sync": ref["sync"].get("text_fnv1a64"),
+            "reference async": ref["async"].get("text_fnv1a64")}
+    if None in ids["textedge"] or len(set(ids.values())) != 1:
+        errors.append(f"{r['model']}: the two sides streamed different ids: {ids}")
+    if None in text.values() or len(set(text.values())) != 1:
+        errors.append(f"{r['model']}: the streamed texts differ: {text}")
 header = ["model", "ns/token", "ref sync", "speed-up", "ref async", "speed-up", "with stops", "256-stream step us",
           "prime 1k us", "32k", "1M"]
 table = []
@@ -47,4 +61,10 @@ print(fmt(header))
 print("  ".join("-" * w for w in widths))
 for row in table:
     print(fmt(row))
+if not errors:
+    counts = "/".join(sorted({str(r["textedge"]["tokens"]) for r in rows}))
+    print(f"both sides streamed the same {counts} ids per model into the same text (ids and text digests equal)")
+for e in errors:
+    print("bench_stream: error: " + e, file=sys.stderr)
+sys.exit(1 if errors else 0)
 PY

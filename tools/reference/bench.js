@@ -3,39 +3,28 @@
 // one text file, the way `textedge bench` measures textedge:
 //   load time of tokenizer.json (Tokenizer.fromFile, in this fresh process);
 //   encode throughput: encodeBatch over ~4 KB chunks of FILE (cut after the first newline
-//     past 4096 bytes, as the CLI does), warmed up once, repeated until >= MIN_SECONDS;
+//     past 4096 bytes, as the CLI does), one untimed pass, then repeated until >= MIN_SECONDS;
 //   decode throughput: decodeBatch of those chunks' ids, the same way.
+// The outputs of the untimed first pass are reported as digests (tools/reference/bench_common.js),
+// which textedge's `bench encode` and `bench decode` print too, so the script can check that both
+// sides produced the same ids and the same text.
 // Run it single-threaded for a fair per-core comparison: RAYON_NUM_THREADS=1 (and
 // TOKENIZERS_PARALLELISM=false), which scripts/bench_compare.sh sets.
 //
 //   node tools/reference/bench.js MODEL_DIR FILE [--min-seconds S] [--add-special-tokens]
 //
-// Prints one JSON line: {"model", "bytes", "load_ms", "encode": {"MBps", "tokens", "seconds",
-// "rounds"}, "decode": {"MBps", "bytes", "tokens", "seconds", "rounds"}} where "seconds" is
-// the time of one pass over the whole file.
+// Prints one JSON line: {"model", "bytes", "load_ms", "encode": {"MBps", "tokens", "ids_fnv1a64",
+// "seconds", "rounds"}, "decode": {"MBps", "bytes", "text_fnv1a64", "tokens", "seconds", "rounds"}}
+// where "seconds" is the time of one pass over the whole file.
 'use strict';
 
 const fs = require('fs');
 const path = require('path');
 const { Tokenizer } = require('./node_modules/tokenizers');
+const { chunkText, idsDigest, textDigest } = require('./bench_common');
 
-function chunkText(buf, target = 4096) {
-  const chunks = [];
-  let start = 0;
-  while (start < buf.length) {
-    let end = Math.min(buf.length, start + target);
-    if (end < buf.length) {
-      const nl = buf.indexOf(0x0a, end);
-      end = nl < 0 ? buf.length : nl + 1;
-    }
-    chunks.push(buf.subarray(start, end).toString('utf8'));
-    start = end;
-  }
-  return chunks;
-}
-
+// The caller's first pass, whose output is reported, is the warm-up (one pass, as in textedge).
 async function timeRepeated(minSeconds, fn) {
-  await fn(); // warm-up
   let rounds = 0;
   const start = process.hrtime.bigint();
   let elapsed = 0;
@@ -85,9 +74,10 @@ async function main() {
     bytes: buf.length,
     chunks: chunks.length,
     load_ms: round(loadMs, 1),
-    encode: { MBps: round(buf.length / enc.seconds / 1e6, 2), tokens, seconds: round(enc.seconds, 6), rounds: enc.rounds },
-    decode: { MBps: round(decodedBytes / dec.seconds / 1e6, 2), bytes: decodedBytes, tokens,
-      seconds: round(dec.seconds, 6), rounds: dec.rounds },
+    encode: { MBps: round(buf.length / enc.seconds / 1e6, 2), tokens, ids_fnv1a64: idsDigest(ids),
+      seconds: round(enc.seconds, 6), rounds: enc.rounds },
+    decode: { MBps: round(decodedBytes / dec.seconds / 1e6, 2), bytes: decodedBytes, text_fnv1a64: textDigest(decoded),
+      tokens, seconds: round(dec.seconds, 6), rounds: dec.rounds },
     threads: process.env.RAYON_NUM_THREADS || 'default',
   }) + '\n');
 }

@@ -6,7 +6,8 @@ built; plus the compile time. Each time is the best of ten windows of a tenth of
 
     /usr/bin/python3 tools/reference/bench_render.py MODEL_DIR REQUEST.json [--min-seconds S]
 
-Prints one JSON line: {"render_us", "render_values_us", "compile_us", "bytes"}.
+Prints one JSON line: {"render_us", "render_values_us", "compile_us", "bytes", "prompt"}: the prompt
+is the last timed render's, which scripts/bench_render.sh compares with textedge's.
 """
 import json
 import os
@@ -42,14 +43,25 @@ def main():
 
     request_text = open(request_path, encoding="utf-8").read()
     template = compile_template(source)
-    prompt = apply_chat_template(template, request, special)
+    prompts = {}
+
     # From the request's JSON text, as textedge's apply_request renders it; and from values
-    # already built (Jinja2's render alone).
-    render = timed(lambda: apply_chat_template(template, json.loads(request_text), special))
-    render_values = timed(lambda: apply_chat_template(template, request, special))
+    # already built (Jinja2's render alone). Each keeps its last prompt for the check.
+    def render_text():
+        prompts["text"] = apply_chat_template(template, json.loads(request_text), special)
+
+    def render_built_values():
+        prompts["values"] = apply_chat_template(template, request, special)
+
+    render = timed(render_text)
+    render_values = timed(render_built_values)
     compile_s = timed(lambda: compile_template(source))
+    prompt = prompts["text"]
+    if prompts["values"] != prompt:
+        sys.exit("bench_render.py: the render from built values differs from the render from JSON text")
     print(json.dumps({"render_us": round(render * 1e6, 2), "render_values_us": round(render_values * 1e6, 2),
-                      "compile_us": round(compile_s * 1e6, 1), "bytes": len(prompt.encode("utf-8"))}))
+                      "compile_us": round(compile_s * 1e6, 1), "bytes": len(prompt.encode("utf-8")),
+                      "prompt": prompt}))
 
 
 if __name__ == "__main__":

@@ -8,14 +8,21 @@
 //            skipping: the fastest path the binding offers;
 //   "async": Tokenizer.decode(ids, skip) per window, as a server calling decode would.
 //
+// The input is what `textedge bench stream` streams: FILE in ~4 KB chunks (bench_common.js),
+// each encoded without special tokens, the ids concatenated and cut at --tokens (default 20000,
+// textedge's kStreamTokens). Each way runs once untimed (the warm-up, as textedge's), whose
+// streamed text is reported as a digest, then repeatedly until --min-seconds have passed.
+//
 //   node tools/reference/bench_stream.js MODEL_DIR FILE [--tokens N] [--min-seconds S]
 //
-// Prints one JSON line: {"model", "tokens", "sync": {"ns_per_token"}, "async": {"ns_per_token"}}.
+// Prints one JSON line: {"model", "tokens", "ids_fnv1a64", "sync": {"ns_per_token", "text_fnv1a64"},
+// "async": {"ns_per_token", "text_fnv1a64"}}.
 'use strict';
 
 const fs = require('fs');
 const path = require('path');
 const { Tokenizer } = require('./node_modules/tokenizers');
+const { chunkText, idsDigest, textDigest } = require('./bench_common');
 
 function arg(name, fallback) {
   const i = process.argv.indexOf(name);
@@ -27,27 +34,33 @@ async function main() {
   const maxTokens = arg('--tokens', 20000);
   const minSeconds = arg('--min-seconds', 1);
   const tok = Tokenizer.fromFile(path.join(modelDir, 'tokenizer.json'));
-  const text = fs.readFileSync(file, 'utf8').slice(0, maxTokens * 6);
-  const ids = (await tok.encode(text, null, { addSpecialTokens: false })).getIds().slice(0, maxTokens);
+  let ids = [];
+  for (const chunk of chunkText(fs.readFileSync(file))) {
+    ids = ids.concat((await tok.encode(chunk, null, { addSpecialTokens: false })).getIds());
+    if (ids.length >= maxTokens) break;
+  }
+  ids = ids.slice(0, maxTokens);
+  if (ids.length === 0) throw new Error(`bench_stream: no tokens in ${file}`);
   const decoder = tok.getDecoder();
   const tokens = ids.map((id) => tok.idToToken(id));
 
-  async function timeIt(body, n) {
+  // One untimed pass (its text is the output checked), then passes until minSeconds.
+  async function timeIt(body) {
+    const text = await body();
     let rounds = 0;
     const start = process.hrtime.bigint();
     let elapsed = 0;
     do {
-      await body(n);
+      await body();
       rounds++;
       elapsed = Number(process.hrtime.bigint() - start) / 1e9;
     } while (elapsed < minSeconds);
-    return (elapsed / rounds / n) * 1e9;
+    return { ns_per_token: Math.round((elapsed / rounds / ids.length) * 1e9), text_fnv1a64: textDigest([text]) };
   }
 
-  let sink = 0;
-  const sync = (n) => {
+  const sync = () => {
     let prefix = 0, read = 0, out = '';
-    for (let i = 1; i <= n; i++) {
+    for (let i = 1; i <= ids.length; i++) {
       const prefixText = decoder.decode(tokens.slice(prefix, read));
       const newText = decoder.decode(tokens.slice(prefix, i));
       if (newText.length > prefixText.length && !newText.endsWith('\uFFFD')) {
@@ -56,11 +69,11 @@ async function main() {
         read = i;
       }
     }
-    sink += out.length;
+    return out;
   };
-  const asyncWindows = async (n) => {
+  const asyncWindows = async () => {
     let prefix = 0, read = 0, out = '';
-    for (let i = 1; i <= n; i++) {
+    for (let i = 1; i <= ids.length; i++) {
       const prefixText = await tok.decode(ids.slice(prefix, read), false);
       const newText = await tok.decode(ids.slice(prefix, i), false);
       if (newText.length > prefixText.length && !newText.endsWith('\uFFFD')) {
@@ -69,12 +82,12 @@ async function main() {
         read = i;
       }
     }
-    sink += out.length;
+    return out;
   };
-  const syncNs = await timeIt(sync, ids.length);
-  const asyncNs = await timeIt(asyncWindows, Math.min(ids.length, 2000));
-  console.log(JSON.stringify({ model: path.basename(modelDir), tokens: ids.length,
-    sync: { ns_per_token: Math.round(syncNs) }, async: { ns_per_token: Math.round(asyncNs) }, sink: sink > 0 }));
+  const syncResult = await timeIt(sync);
+  const asyncResult = await timeIt(asyncWindows);
+  console.log(JSON.stringify({ model: path.basename(modelDir), tokens: ids.length, ids_fnv1a64: idsDigest([ids]),
+    sync: syncResult, async: asyncResult }));
 }
 
 main().catch((err) => {
