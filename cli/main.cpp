@@ -522,9 +522,10 @@ int run_bench_stream(Args& a) {
   double per_token_stops = time_per_unit(1.0, static_cast<double>(ids.size()), [&] { stream_with_stops(false); });
   // Untimed: a stop string in the text would end the timed pass early, so this must not stop, and
   // its text must be decode's.
-  if (stream_with_stops(true) || stops_text != decoded) {
+  bool stopped = stream_with_stops(true);
+  if (stopped || stops_text != decoded) {
     std::fprintf(stderr, "textedge: bench stream: the stream with stop strings %s\n",
-                 stops_text == decoded ? "stopped early" : "gave a text other than decode's");
+                 stopped ? "stopped early (FILE holds one of its stop strings)" : "gave a text other than decode's");
     return 1;
   }
   // 256 streams, each at its own offset in the ids, one new id per stream per step.

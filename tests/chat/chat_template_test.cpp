@@ -1,7 +1,7 @@
 // Chat templates against transformers' apply_chat_template on Python Jinja2: every template of
 // the corpus (tests/data/chat_templates, with generic special tokens), the models' own templates
 // and textedge's default, over every conversation of tests/data/chat_conversations.json. Goldens:
-// build/goldens/chat.jsonl from tools/reference/chat_goldens.py (scripts/goldens.sh).
+// BUILD/goldens/chat.jsonl from tools/reference/chat_goldens.py (scripts/goldens.sh).
 #include "textedge/chat_template.hpp"
 
 #include <gtest/gtest.h>
@@ -12,6 +12,7 @@
 #include <sstream>
 #include <thread>
 
+#include "support/pinned_now.hpp"
 #include "support/reference_util.hpp"
 #include "support/test_paths.hpp"
 #include "textedge/tokenizer.hpp"
@@ -26,31 +27,32 @@ std::string read(const std::string& path) {
   return ss.str();
 }
 
-std::tm pinned_now() {  // as tools/reference/chat_goldens.py pins it
-  std::tm tm{};
-  tm.tm_year = 2026 - 1900;
-  tm.tm_mon = 0;
-  tm.tm_mday = 15;
-  tm.tm_hour = 10;
-  tm.tm_min = 30;
-  tm.tm_wday = 4;  // a Thursday
-  tm.tm_yday = 14;
-  return tm;
-}
-
 struct Golden {
   std::string tmpl, conversation;
   std::optional<std::string> prompt;
   std::string error;
 };
 
-std::vector<Golden> load_goldens() {
-  std::string path = std::string(TEXTEDGE_SOURCE_DIR) + "/build/goldens/chat.jsonl";
-  std::vector<Golden> out;
+struct Goldens {
+  std::string now;  // the time strftime_now() formatted (the meta line)
+  std::vector<Golden> cases;
+};
+
+Goldens load_goldens() {
+  std::string path = reference::goldens_dir() + "/chat.jsonl";
+  Goldens out;
   Golden g;
   bool is_case = false;
   auto field = [&](std::string_view key, simdjson::ondemand::value v, const std::string& where) {
-    if (key == "template") {
+    if (key == "meta") {
+      simdjson::ondemand::object meta;
+      reference::detail::check(v.get_object().get(meta), where);
+      for (auto m : meta) {
+        std::string_view k;
+        reference::detail::check(m.unescaped_key().get(k), where);
+        if (k == "now") out.now = reference::detail::get_string(m.value(), where);
+      }
+    } else if (key == "template") {
       g.tmpl = reference::detail::get_string(v, where);
       is_case = true;
     } else if (key == "conversation") {
@@ -63,7 +65,7 @@ std::vector<Golden> load_goldens() {
   };
   reference::read_goldens(path, field, [&](std::size_t) {
     bool was_case = is_case;
-    if (was_case) out.push_back(std::move(g));
+    if (was_case) out.cases.push_back(std::move(g));
     g = Golden();
     is_case = false;
     return was_case;
@@ -115,7 +117,9 @@ std::optional<ChatTemplate> template_for(const std::string& name, std::string& c
 }
 
 TEST(ChatTemplate, RendersEveryCorpusAndModelTemplateExactlyAsTransformers) {
-  auto goldens = load_goldens();
+  auto all = load_goldens();
+  ASSERT_EQ(all.now, kPinnedNowIso) << "the goldens' strftime_now() time is not the one this test pins";
+  const auto& goldens = all.cases;
   auto convs = conversations();
   ASSERT_GT(goldens.size(), 1500u);
   std::map<std::string, std::optional<ChatTemplate>> templates;

@@ -57,6 +57,12 @@ inline std::size_t env_size(const char* name, std::size_t fallback) {
   return *end ? fallback : static_cast<std::size_t>(n);
 }
 
+// Where scripts/goldens.sh wrote the goldens (and their corpus, in corpus/): CMake's
+// TEXTEDGE_GOLDENS_DIR (BUILD/goldens unless set), or the environment's TEXTEDGE_GOLDENS_DIR.
+// Every test reads its goldens from here.
+inline std::string goldens_dir() { return env_or("TEXTEDGE_GOLDENS_DIR", TEXTEDGE_GOLDENS_DIR); }
+inline std::string corpus_dir() { return env_or("TEXTEDGE_CORPUS_DIR", goldens_dir() + "/corpus"); }
+
 // Calls on_line(line_number, padded view) for every non-empty line of a JSON Lines file.
 inline void for_each_json_line(const std::string& path,
                                const std::function<void(std::size_t, simdjson::ondemand::document&)>& on_line) {
@@ -169,7 +175,7 @@ void read_goldens(const std::string& path, Field field, LineDone line_done) {
   }
 }
 
-// Reads build/goldens/MODEL.jsonl (see read_goldens).
+// Reads goldens_dir()/MODEL.jsonl (see read_goldens).
 inline Goldens load_goldens(const std::string& path) {
   Goldens g;
   g.path = path;

@@ -8,14 +8,14 @@ Templates: every tests/data/chat_templates/*.jinja (third-party corpus, see SOUR
 the chat_template of each models/*/tokenizer_config.json that has one, and textedge's default
 (src/chat/default_template.jinja). Conversations: tests/data/chat_conversations.json (OpenAI
 request bodies). Corpus templates get a generic set of special tokens; model templates get the
-model's own, as transformers passes them. strftime_now is pinned to 2026-01-15 10:30:00 so
-goldens do not depend on the day they were made (textedge's test pins the same time).
+model's own, as transformers passes them. strftime_now formats jinja_env.PINNED_NOW (2026-01-15
+10:30:00) so goldens do not depend on the day they were made (textedge's test pins the same time
+and checks the meta line's "now").
 
 Each output line: {"template", "conversation", "prompt"} or {"template", "conversation",
 "error"} (the exception's type and message), after a {"meta"} line; a last {"end": {"cases": N}}.
 Uses Debian's python3-jinja2 (run with /usr/bin/python3).
 """
-import datetime
 import glob
 import json
 import os
@@ -25,8 +25,10 @@ import jinja2
 from jinja2.ext import Extension, loopcontrols
 from jinja2.sandbox import ImmutableSandboxedEnvironment
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from jinja_env import PINNED_NOW  # noqa: E402
+
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
-FIXED_NOW = datetime.datetime(2026, 1, 15, 10, 30, 0)
 GENERIC_SPECIAL_TOKENS = {"bos_token": "<s>", "eos_token": "</s>", "unk_token": "<unk>", "pad_token": "<pad>"}
 SPECIAL_TOKEN_KEYS = ["bos_token", "eos_token", "unk_token", "sep_token", "pad_token", "cls_token", "mask_token"]
 
@@ -52,7 +54,7 @@ def compile_template(source):
         return json.dumps(x, ensure_ascii=ensure_ascii, indent=indent, separators=separators, sort_keys=sort_keys)
 
     def strftime_now(fmt):
-        return FIXED_NOW.strftime(fmt)
+        return PINNED_NOW.strftime(fmt)
 
     env = ImmutableSandboxedEnvironment(trim_blocks=True, lstrip_blocks=True, extensions=[AssistantTracker, loopcontrols])
     env.filters["tojson"] = tojson
@@ -131,7 +133,7 @@ def templates():
 def main():
     out_path = sys.argv[1]
     conversations = json.load(open(os.path.join(ROOT, "tests/data/chat_conversations.json"), encoding="utf-8"))
-    lines = [json.dumps({"meta": {"jinja2": jinja2.__version__, "now": FIXED_NOW.isoformat()}})]
+    lines = [json.dumps({"meta": {"jinja2": jinja2.__version__, "now": PINNED_NOW.isoformat()}})]
     for name, source, special in templates():
         try:
             template = compile_template(source)

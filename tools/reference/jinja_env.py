@@ -3,6 +3,9 @@
 Mirrors transformers' _compile_jinja_template: an ImmutableSandboxedEnvironment with trim_blocks,
 lstrip_blocks, loop controls and the {% generation %} block, plus its tojson filter and the
 raise_exception / strftime_now globals. Run with /usr/bin/python3 (Debian's python3-jinja2).
+strftime_now formats PINNED_NOW, not the clock, so goldens do not depend on the day they were
+made; the C++ tests pin the same time (tests/support/pinned_now.hpp) and check the goldens'
+meta line names it.
 """
 import json
 from datetime import datetime
@@ -11,6 +14,8 @@ import jinja2
 from jinja2 import nodes
 from jinja2.ext import Extension
 from jinja2.sandbox import ImmutableSandboxedEnvironment
+
+PINNED_NOW = datetime(2026, 1, 15, 10, 30, 0)  # a Thursday
 
 
 class AssistantTracker(Extension):
@@ -27,7 +32,7 @@ class AssistantTracker(Extension):
         return caller()
 
 
-def make_environment():
+def make_environment(now=PINNED_NOW):
     def raise_exception(message):
         raise jinja2.exceptions.TemplateError(message)
 
@@ -35,7 +40,7 @@ def make_environment():
         return json.dumps(x, ensure_ascii=ensure_ascii, indent=indent, separators=separators, sort_keys=sort_keys)
 
     def strftime_now(format):
-        return datetime.now().strftime(format)
+        return now.strftime(format)
 
     env = ImmutableSandboxedEnvironment(
         trim_blocks=True, lstrip_blocks=True, extensions=[AssistantTracker, jinja2.ext.loopcontrols])

@@ -4,8 +4,10 @@ Usage: /usr/bin/python3 tools/reference/jinja_goldens.py OUT.jsonl CASES.json [-
   CASES.json   a JSON list of {"name", "template", "context"}
   --templates  every DIR/*.jinja, rendered with each conversation in CONVERSATIONS
   --models     the chat_template of each tokenizer_config.json (when it has one), likewise
-Each output line is self-contained, so the C++ test needs nothing else:
+Each case line is self-contained, so the C++ test needs nothing else:
   {"name", "template", "context", "ok": true, "output"} or {..., "ok": false, "error_type", "message"}.
+A {"meta": {"jinja2", "now"}} line comes first (now: the time strftime_now formats, pinned), and
+{"end": {"cases": N}} last, so a truncated file is refused.
 """
 import glob
 import json
@@ -13,7 +15,9 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from jinja_env import make_environment  # noqa: E402
+import jinja2  # noqa: E402
+
+from jinja_env import PINNED_NOW, make_environment  # noqa: E402
 
 TOOLS = [{"type": "function", "function": {
     "name": "get_weather", "description": "Get the current weather in a city.",
@@ -78,12 +82,13 @@ def main():
     for name, source in real:
         for conv, context in CONVERSATIONS.items():
             cases.append((name + "/" + conv, source, context))
-    env = make_environment()
-    lines = []
+    env = make_environment(now=PINNED_NOW)
+    lines = [json.dumps({"meta": {"jinja2": jinja2.__version__, "now": PINNED_NOW.isoformat()}})]
     for name, source, context in cases:
         result = {"name": name, "template": source, "context": context}
         result.update(render(env, source, context))
         lines.append(json.dumps(result, ensure_ascii=False))
+    lines.append(json.dumps({"end": {"cases": len(cases)}}))
     tmp = out_path + ".tmp"
     with open(tmp, "w", encoding="utf-8") as f:
         f.write("\n".join(lines) + "\n")

@@ -10,6 +10,8 @@
 #include <thread>
 
 #include "chat/jinja/template.hpp"
+#include "support/pinned_now.hpp"
+#include "support/reference_util.hpp"
 
 namespace textedge::detail::jinja {
 namespace {
@@ -43,54 +45,83 @@ TemplateError error_of(std::string_view source, std::string_view context_json = 
 
 struct Golden {
   std::string name, template_source, context, output, error_type, message;
-  bool ok;
+  bool ok = false;
 };
 
-std::vector<Golden> load_goldens() {
-  std::string path = std::string(TEXTEDGE_BUILD_DIR) + "/goldens/jinja.jsonl";
-  std::ifstream in(path);
-  std::vector<Golden> out;
-  std::string line;
-  simdjson::dom::parser parser;
-  while (std::getline(in, line)) {
-    if (line.empty()) continue;
-    simdjson::dom::element d = parser.parse(line);
+struct JinjaGoldens {
+  std::string now;  // the time strftime_now() formatted (the meta line)
+  std::vector<Golden> cases;
+};
+
+// BUILD/goldens/jinja.jsonl, read once (reference::read_goldens checks its end line's count).
+const JinjaGoldens& goldens() {
+  static const JinjaGoldens loaded = [] {
+    using ::reference::detail::check;
+    using ::reference::detail::get_string;
+    JinjaGoldens out;
     Golden g;
-    g.name = std::string(std::string_view(d["name"]));
-    g.template_source = std::string(std::string_view(d["template"]));
-    g.context = simdjson::to_string(d["context"]);
-    g.ok = bool(d["ok"]);
-    if (g.ok) {
-      g.output = std::string(std::string_view(d["output"]));
-    } else {
-      g.error_type = std::string(std::string_view(d["error_type"]));
-      g.message = std::string(std::string_view(d["message"]));
-    }
-    out.push_back(std::move(g));
-  }
-  return out;
+    bool is_case = false;
+    auto field = [&](std::string_view key, simdjson::ondemand::value v, const std::string& where) {
+      if (key == "meta") {
+        simdjson::ondemand::object meta;
+        check(v.get_object().get(meta), where);
+        for (auto m : meta) {
+          std::string_view k;
+          check(m.unescaped_key().get(k), where);
+          if (k == "now") out.now = get_string(m.value(), where);
+        }
+      } else if (key == "name") {
+        g.name = get_string(v, where);
+        is_case = true;
+      } else if (key == "template") {
+        g.template_source = get_string(v, where);
+      } else if (key == "context") {
+        simdjson::ondemand::object context;
+        std::string_view raw;
+        check(v.get_object().get(context), where);
+        check(context.raw_json().get(raw), where);
+        g.context = std::string(raw);
+      } else if (key == "ok") {
+        check(v.get_bool().get(g.ok), where);
+      } else if (key == "output") {
+        g.output = get_string(v, where);
+      } else if (key == "error_type") {
+        g.error_type = get_string(v, where);
+      } else if (key == "message") {
+        g.message = get_string(v, where);
+      }
+    };
+    ::reference::read_goldens(::reference::goldens_dir() + "/jinja.jsonl", field, [&](std::size_t) {
+      bool was_case = is_case;
+      if (was_case) out.cases.push_back(std::move(g));
+      g = Golden();
+      is_case = false;
+      return was_case;
+    });
+    return out;
+  }();
+  return loaded;
 }
 
-// Renders that read the clock (strftime_now) are compared with their digits masked.
-std::string mask_digits(std::string s) {
-  for (auto& c : s)
-    if (c >= '0' && c <= '9') c = '0';
-  return s;
+// The goldens' strftime_now() formats a pinned time; renders here pin the same one.
+RenderLimits pinned() {
+  RenderLimits limits;
+  limits.now = pinned_now();
+  return limits;
 }
 
 // Each golden: the same output, or both fail (and raise_exception's message is the same).
 void check_goldens(const std::string& prefix, std::size_t min_cases) {
-  auto goldens = load_goldens();
-  ASSERT_FALSE(goldens.empty()) << "missing build/goldens/jinja.jsonl; run scripts/goldens.sh";
+  ASSERT_EQ(goldens().now, kPinnedNowIso) << "the goldens' strftime_now() time is not the one these tests pin";
   std::size_t checked = 0, failed = 0;
-  for (auto& g : goldens) {
+  for (auto& g : goldens().cases) {
     if (g.name.compare(0, prefix.size(), prefix) != 0) continue;
     ++checked;
     std::string got;
     std::string error;
     std::string error_kind;
     try {
-      got = render(g.template_source, g.context);
+      got = render(g.template_source, g.context, pinned());
     } catch (const TemplateError& e) {
       error = e.what();
       error_kind = e.kind();
@@ -116,8 +147,7 @@ void check_goldens(const std::string& prefix, std::size_t min_cases) {
       ++failed;
       ADD_FAILURE() << g.name << ": Jinja2 failed (" << g.error_type << ": " << g.message << ") but textedge rendered "
                     << testing::PrintToString(got);
-    } else if (got != g.output &&
-               !(g.template_source.find("strftime_now") != std::string::npos && mask_digits(got) == mask_digits(g.output))) {
+    } else if (got != g.output) {
       ++failed;
       ADD_FAILURE() << g.name << ":\n  textedge: " << testing::PrintToString(got)
                     << "\n  Jinja2:   " << testing::PrintToString(g.output);
@@ -129,9 +159,8 @@ void check_goldens(const std::string& prefix, std::size_t min_cases) {
 
 TEST(JinjaGoldens, Cases) {
   // Everything that is not a real template.
-  auto goldens = load_goldens();
   std::size_t n = 0;
-  for (auto& g : goldens)
+  for (auto& g : goldens().cases)
     if (g.name.rfind("template/", 0) != 0 && g.name.rfind("model/", 0) != 0) ++n;
   EXPECT_GE(n, 300u);
   for (const char* prefix : {"ws/", "lit/", "float/", "math/", "cmp/", "logic/", "undef/", "access/", "sandbox/", "str/",
@@ -141,6 +170,19 @@ TEST(JinjaGoldens, Cases) {
     SCOPED_TRACE(prefix);
     check_goldens(prefix, 1);
   }
+}
+
+// The date is pinned on both sides, so a template that prints it compares exactly (a golden made
+// with the clock would differ from this text on any other day).
+TEST(JinjaGoldens, StrftimeNowFormatsThePinnedTimeOnBothSides) {
+  const std::string want = "15 Jan 2026|Thursday, January 15, 2026 10:30:00|2026-01-15";
+  const Golden* pinned_case = nullptr;
+  for (auto& g : goldens().cases)
+    if (g.name == "chat/strftime_now_pinned") pinned_case = &g;
+  ASSERT_NE(pinned_case, nullptr) << "chat/strftime_now_pinned is missing from the goldens (tests/data/jinja_cases.json)";
+  ASSERT_TRUE(pinned_case->ok) << pinned_case->message;
+  EXPECT_EQ(pinned_case->output, want) << "Jinja2's strftime_now() did not format the pinned time";
+  EXPECT_EQ(render(pinned_case->template_source, pinned_case->context, pinned()), want);
 }
 
 TEST(JinjaGoldens, RealTemplates) { check_goldens("template/", 100); }
@@ -305,7 +347,7 @@ TEST(Jinja, ConcurrentRenders) {
 // Random and mutated sources must compile and render or throw TemplateError: never crash or hang.
 TEST(Jinja, FuzzNeverCrashes) {
   std::vector<std::string> seeds;
-  for (auto& g : load_goldens())
+  for (auto& g : goldens().cases)
     if (g.template_source.size() < 6000) seeds.push_back(g.template_source);
   if (seeds.empty()) seeds.push_back("{% for m in messages %}{{ m.content }}{% endfor %}");
   const char* fragments[] = {"{{", "}}", "{%", "%}", "{#", "#}", "-", "+", "(", ")", "[", "]", "{", "}", "'", "\"",
