@@ -15,17 +15,18 @@ build: setup
 	@cmake -S . -B $(BUILD_DIR) -DCMAKE_BUILD_TYPE=Release >/dev/null
 	@cmake --build $(BUILD_DIR) -j $(JOBS)
 
-# Goldens come from the reference (Hugging Face tokenizers) at test time, regenerated only
-# when the corpus, the models or the scripts change.
+# Goldens come from the references (Hugging Face tokenizers, Jinja2, jsonschema) at test time,
+# into $(BUILD_DIR)/goldens where the tests read them, regenerated only when the corpus, the
+# models, the scripts or the references change.
 test: build
-	@bash scripts/goldens.sh
+	@BUILD_DIR=$(BUILD_DIR) bash scripts/goldens.sh
 	@cd $(BUILD_DIR) && ctest --output-on-failure -j $(JOBS)
 
 # The unit tests again under AddressSanitizer + UndefinedBehaviorSanitizer (any report fails the
 # test), reading the goldens `make test` made. The build goes to $(BUILD_DIR)-asan.
 SANITIZE_DIR ?= $(BUILD_DIR)-asan
 test-sanitize: build
-	@bash scripts/goldens.sh
+	@BUILD_DIR=$(BUILD_DIR) bash scripts/goldens.sh
 	@cmake -S . -B $(SANITIZE_DIR) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTEXTEDGE_SANITIZE=address,undefined \
 	  -DTEXTEDGE_BUILD_BENCHMARKS=OFF -DTEXTEDGE_GOLDENS_DIR=$(abspath $(BUILD_DIR))/goldens >/dev/null
 	@cmake --build $(SANITIZE_DIR) -j $(JOBS)
@@ -38,7 +39,7 @@ TSAN_DIR ?= $(BUILD_DIR)-tsan
 TSAN_TARGETS = tokenizer_test stream_test chat_template_test jinja_test regex_test reference_test
 TSAN_TESTS = Batch|Thread|Concurrent|Reference\..*qwen3
 test-tsan: build
-	@bash scripts/goldens.sh
+	@BUILD_DIR=$(BUILD_DIR) bash scripts/goldens.sh
 	@cmake -S . -B $(TSAN_DIR) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTEXTEDGE_SANITIZE=thread \
 	  -DTEXTEDGE_BUILD_BENCHMARKS=OFF -DTEXTEDGE_GOLDENS_DIR=$(abspath $(BUILD_DIR))/goldens >/dev/null
 	@cmake --build $(TSAN_DIR) -j $(JOBS) --target $(TSAN_TARGETS)

@@ -12,6 +12,11 @@ crudely), gettext catalogs (.mo) for scripts man pages lack (Thai, Burmese, Arab
 C/C++ headers, the Python standard library, JSON files. The rest is generated from a fixed
 seed. Output is deterministic for a given machine; a file is only rewritten when its
 content changes, so scripts/goldens.sh can rely on modification times.
+
+Each category's size is reported (and how much of it came from this machine). When a category
+that holds this machine's text (REQUIRED: man pages in English and other languages, C/C++
+headers, Python sources, JSON files, gettext catalogs) finds none, nothing is written and the
+exit status is 1.
 """
 
 import argparse
@@ -893,7 +898,12 @@ def fill(rng, gen, budget, n_per_call):
 
 # ----------------------------------------------------------------------------- categories
 
-def build(rng_seed):
+def utf8_size(texts):
+    return sum(len(t.encode("utf-8")) for t in texts)
+
+
+def build(rng_seed, machine):
+    """The categories; `machine` receives, per category, the bytes of text found on this machine."""
     rng = random.Random(rng_seed)
     sub = lambda name: random.Random(f"{rng_seed}:{name}")  # independent stream per category
     cats = {}
@@ -920,6 +930,7 @@ def build(rng_seed):
         pieces = man_text(ds, budget, r)
         if pieces:
             cats["man_" + lang.lower()] = chunk(r, "".join(pieces))
+            machine["man_" + lang.lower()] = utf8_size(pieces)
 
     # Scripts: real sentences from gettext catalogs plus generated text.
     script_sets = {
@@ -936,6 +947,7 @@ def build(rng_seed):
     for name, (langs, gen, n) in script_sets.items():
         r = sub(name)
         real = catalog_text(langs, 40_000, r)
+        machine[name] = utf8_size(real)
         cases = []
         # Catalog strings: some alone (short cases), the rest joined into longer texts.
         cases += real[:150]
@@ -945,19 +957,24 @@ def build(rng_seed):
 
     # Code.
     r = sub("code_cpp")
-    cats["code_cpp"] = chunk(r, "".join(source_files(["/usr/include/c++", "/usr/include"],
-                                                     {".h", ".hpp", ".tcc", ""}, 100_000, r)))
+    cpp = source_files(["/usr/include/c++", "/usr/include"], {".h", ".hpp", ".tcc", ""}, 100_000, r)
+    cats["code_cpp"] = chunk(r, "".join(cpp))
+    machine["code_cpp"] = utf8_size(cpp)
     r = sub("code_python")
     py = sorted(Path("/usr/lib").glob("python3*"))
-    cats["code_python"] = chunk(r, "".join(source_files([str(p) for p in py], {".py"}, 100_000, r)))
+    python = source_files([str(p) for p in py], {".py"}, 100_000, r)
+    cats["code_python"] = chunk(r, "".join(python))
+    machine["code_python"] = utf8_size(python)
     r = sub("json")
     json_roots = ["/usr/share/doc/nodejs"] + [str(p) for p in sorted(Path("/usr/share").glob("cmake*"))]
     js = source_files(json_roots, {".json"}, 30_000, r, max_file=6000)
+    machine["json"] = utf8_size(js)
     gen_json = []
     for _ in range(300):
         v = json_value(r)
         gen_json.append(json.dumps(v, ensure_ascii=r.randrange(2) == 0, indent=r.choice([None, 2, 4, "\t"])))
     cats["json"] = chunk(r, "".join(js)) + gen_json
+    refuse_if_missing(cats, machine)
 
     # Generated categories.
     r = sub("emoji")
@@ -1044,6 +1061,55 @@ def build_bench(rng_seed, target_bytes=3_000_000):
     return "\n\n".join(d.strip("\n") for d in docs) + "\n"
 
 
+# Where the categories that hold this machine's text get it. When one of them finds none, the
+# corpus is refused rather than quietly smaller (the tests rely on that text).
+CATALOGS = "gettext catalogs in /usr/share/locale/LANG/LC_MESSAGES (a minimized image excludes them; run unminimize)"
+REQUIRED = {
+    "man_en": "English man pages in /usr/share/man/man* (install man-db and manpages; on a minimized "
+              "image, run unminimize)",
+    "man_*": "translated man pages in /usr/share/man/LANG (a minimized image excludes them; run unminimize)",
+    "code_cpp": "C and C++ headers in /usr/include (install g++)",
+    "code_python": "the Python standard library in /usr/lib/python3*",
+    "json": "JSON files in /usr/share/doc/nodejs and /usr/share/cmake* (install nodejs and cmake)",
+    **{name: CATALOGS for name in ("thai", "burmese", "arabic", "devanagari", "hebrew", "greek", "cjk",
+                                   "scripts_misc")},
+}
+
+
+def empty_required(machine):
+    """The REQUIRED categories that found no text on this machine, with what provides it."""
+    out = []
+    for name, provider in REQUIRED.items():
+        if name == "man_*":
+            found = any(n.startswith("man_") and n != "man_en" and size for n, size in machine.items())
+        else:
+            found = machine.get(name, 0) > 0
+        if not found:
+            out.append(f"{name}: {provider}")
+    return out
+
+
+def report(cats, machine, bench_bytes=None):
+    """Each category's size (and how much of it is text from this machine), on stderr."""
+    lines = [f"{'category':<20} {'cases':>7} {'bytes':>11} {'from this machine':>18}"]
+    for name, cases in sorted(cats.items()):
+        found = f"{machine[name]:,}" if name in machine else "-"
+        lines.append(f"{name:<20} {len(cases):>7,} {utf8_size(cases):>11,} {found:>18}")
+    if bench_bytes is not None:
+        lines.append(f"{'bench.txt':<20} {'':>7} {bench_bytes:>11,} {bench_bytes:>18,}")
+    print("\n".join("make_corpus: " + line for line in lines), file=sys.stderr)
+
+
+def refuse_if_missing(cats, machine):
+    """Exits with status 1, before anything is written, when a REQUIRED category found no text."""
+    missing = empty_required(machine)
+    if missing:
+        report(cats, machine)
+        print("make_corpus: FAILED: categories the tests rely on found no text on this machine (nothing written):\n  "
+              + "\n  ".join(missing), file=sys.stderr)
+        sys.exit(1)
+
+
 def write_if_changed(path, data):
     path = Path(path)
     if path.is_file() and path.read_bytes() == data:
@@ -1060,9 +1126,12 @@ def main():
     ap.add_argument("--seed", type=int, default=SEED)
     args = ap.parse_args()
     out = Path(args.out)
-    out.mkdir(parents=True, exist_ok=True)
 
-    cats = build(args.seed)
+    machine = {}
+    cats = build(args.seed, machine)
+    out.mkdir(parents=True, exist_ok=True)
+    bench = build_bench(args.seed).encode("utf-8")
+    report(cats, machine, len(bench))
     total_cases, total_bytes, changed = 0, 0, []
     for name, cases in sorted(cats.items()):
         lines = "".join(json.dumps(c, ensure_ascii=False) + "\n" for c in cases).encode("utf-8")
@@ -1078,7 +1147,7 @@ def main():
     # a category regenerates them even though no remaining file changed.
     if write_if_changed(out / "categories.txt", "".join(f"{name}\n" for name in sorted(cats)).encode("utf-8")):
         changed.append("categories.txt")
-    if write_if_changed(out / "bench.txt", build_bench(args.seed).encode("utf-8")):
+    if write_if_changed(out / "bench.txt", bench):
         changed.append("bench.txt")
     print(f"make_corpus: {len(cats)} categories, {total_cases} cases, {total_bytes / 1e6:.2f} MB of text"
           f"; {'updated: ' + ', '.join(changed) if changed else 'unchanged'}", file=sys.stderr)

@@ -1,5 +1,5 @@
 // JSON Schema -> regex: for every schema of tests/data/schema_cases.json the regex must fully
-// match exactly the texts python3-jsonschema labelled valid (build/goldens/schema.jsonl, written
+// match exactly the texts python3-jsonschema labelled valid (BUILD/goldens/schema.jsonl, written
 // by tools/reference/schema_goldens.py through scripts/goldens.sh), and nothing else.
 #include <gtest/gtest.h>
 #include <simdjson.h>
@@ -13,6 +13,7 @@
 #include <string>
 
 #include "base/json_dom.hpp"
+#include "support/reference_util.hpp"
 #include "textedge/schema.hpp"
 
 namespace {
@@ -56,7 +57,7 @@ class FullMatch {
 std::string minify(simdjson::dom::element e) { return simdjson::minify(e); }
 
 TEST(JsonSchemaRegex, MatchesExactlyTheValidTexts) {
-  std::string golden_path = std::string(TEXTEDGE_BUILD_DIR) + "/goldens/schema.jsonl";
+  std::string golden_path = reference::goldens_dir() + "/schema.jsonl";
   auto cases_doc = textedge::detail::JsonDocument::load(std::string(TEXTEDGE_SOURCE_DIR) + "/tests/data/schema_cases.json");
   std::map<std::string, std::unique_ptr<FullMatch>> regexes;
   std::map<std::string, std::string> sources;
@@ -70,28 +71,38 @@ TEST(JsonSchemaRegex, MatchesExactlyTheValidTexts) {
   }
   ASSERT_GE(regexes.size(), 40u);
 
-  simdjson::padded_string goldens;
-  ASSERT_EQ(simdjson::padded_string::load(golden_path).get(goldens), simdjson::SUCCESS)
-      << golden_path << " is missing: run scripts/goldens.sh";
-  simdjson::dom::parser parser;
-  simdjson::dom::document_stream lines;
-  ASSERT_EQ(parser.parse_many(goldens).get(lines), simdjson::SUCCESS);
+  // Read through reference::read_goldens, which checks the end line's count of texts.
   std::size_t checked = 0, valid = 0, failures = 0;
   std::map<std::string, std::size_t> per_case;
-  for (auto line : lines) {
-    simdjson::dom::element e = line.value();
-    std::string name{std::string_view(e["case"])};
-    std::string_view text = e["text"];
-    bool expected = bool(e["valid"]);
+  std::string name, text;
+  bool expected = false, is_case = false;
+  auto field = [&](std::string_view key, simdjson::ondemand::value v, const std::string& where) {
+    if (key == "case") {
+      name = reference::detail::get_string(v, where);
+      is_case = true;
+    } else if (key == "text") {
+      text = reference::detail::get_string(v, where);
+    } else if (key == "valid") {
+      reference::detail::check(v.get_bool().get(expected), where);
+    }
+  };
+  reference::read_goldens(golden_path, field, [&](std::size_t line) {
+    if (!is_case) return false;
+    is_case = false;
     auto it = regexes.find(name);
-    ASSERT_NE(it, regexes.end()) << "golden case " << name << " not in schema_cases.json (stale goldens?)";
+    if (it == regexes.end()) {
+      ADD_FAILURE() << golden_path << ":" << line << ": golden case " << name
+                    << " not in schema_cases.json (stale goldens?)";
+      return true;
+    }
     bool got = it->second->matches(text);
     ++checked;
     valid += expected;
     ++per_case[name];
     if (got != expected && ++failures <= 25)
       ADD_FAILURE() << name << ": " << (expected ? "valid text rejected: " : "invalid text accepted: ") << text;
-  }
+    return true;
+  });
   EXPECT_EQ(failures, 0u);
   EXPECT_GT(valid, 500u);
   EXPECT_EQ(per_case.size(), regexes.size()) << "every case has goldens";

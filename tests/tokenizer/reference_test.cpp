@@ -1,10 +1,11 @@
 // Exactness against the reference: for each of the six real models, every case of
-// build/goldens/MODEL.jsonl (written by tools/reference/goldens.js from Hugging Face tokenizers;
+// BUILD/goldens/MODEL.jsonl (written by tools/reference/goldens.js from Hugging Face tokenizers;
 // regenerate with scripts/goldens.sh) must give exactly the reference's ids and decoded text.
 // Mismatches are all counted (per category) and the first few printed with the case escaped,
 // the first differing position and the ids around it. Cases run on all cores.
 //
-// Env: TEXTEDGE_GOLDENS_DIR, TEXTEDGE_CORPUS_DIR (default SOURCE/build/{goldens,corpus}),
+// Env: TEXTEDGE_GOLDENS_DIR, TEXTEDGE_CORPUS_DIR (default: CMake's TEXTEDGE_GOLDENS_DIR and its
+// corpus/, where scripts/goldens.sh writes them; see support/reference_util.hpp),
 // TEXTEDGE_TEST_THREADS, TEXTEDGE_MAX_REPORTED (printed mismatches per test, default 10).
 #include <gtest/gtest.h>
 
@@ -31,8 +32,8 @@ using textedge::Tokenizer;
 const std::vector<std::string> kModels = {"qwen3", "llama3_1", "gemma3", "deepseek_v3", "gptoss", "llama2"};
 
 std::string source_dir() { return TEXTEDGE_SOURCE_DIR; }
-std::string goldens_dir() { return reference::env_or("TEXTEDGE_GOLDENS_DIR", source_dir() + "/build/goldens"); }
-std::string corpus_dir() { return reference::env_or("TEXTEDGE_CORPUS_DIR", source_dir() + "/build/corpus"); }
+using reference::corpus_dir;
+using reference::goldens_dir;
 std::size_t max_reported() { return reference::env_size("TEXTEDGE_MAX_REPORTED", 10); }
 
 // A model's tokenizer and goldens, loaded once per process and shared by its tests.

@@ -18,10 +18,13 @@ exclusiveMinimum/exclusiveMaximum is written without an exponent; "oneOf" accept
 matches several branches (it is "anyOf").
 
 Usage: schema_goldens.py CASES.json OUT.jsonl
+OUT.jsonl: a {"meta"} line, one {"case", "text", "valid"} line per text, and {"end": {"cases": N}}.
 """
 import datetime
 import decimal
+import importlib.metadata
 import json
+import os
 import re
 import sys
 
@@ -182,27 +185,35 @@ def texts(v, literals):
 def main():
     cases = json.load(open(sys.argv[1], encoding="utf-8"))
     exact_schemas = [c["schema"] for c in json.load(open(sys.argv[1], encoding="utf-8"), parse_float=decimal.Decimal)]
-    with open(sys.argv[2], "w", encoding="utf-8") as out:
-        def write(case, text, valid):
-            out.write(json.dumps({"case": case["name"], "text": text, "valid": valid}, ensure_ascii=False) + "\n")
+    out_path = sys.argv[2]
+    lines = [json.dumps({"meta": {"jsonschema": importlib.metadata.version("jsonschema")}})]
 
-        for case, exact_schema in zip(cases, exact_schemas):
-            validator = validator_for(exact_schema)
-            literals = '"enum"' in json.dumps(case["schema"]) or '"const"' in json.dumps(case["schema"])
-            for text in case.get("texts", []):
-                write(case, text, validator.is_valid(parse(text)))
-                write(case, " " + text, False)
-            values, seen = [], set()
-            for inst in case.get("instances", []):
-                for v in [inst] + mutations(inst):
-                    key = json.dumps(v, sort_keys=False)
-                    if key not in seen:
-                        seen.add(key)
-                        values.append(v)
-            for v in values:
-                valid = validator.is_valid(parse(json.dumps(v)))
-                for text, policy in texts(v, literals):
-                    write(case, text, valid and policy)
+    def write(case, text, valid):
+        lines.append(json.dumps({"case": case["name"], "text": text, "valid": valid}, ensure_ascii=False))
+
+    for case, exact_schema in zip(cases, exact_schemas):
+        validator = validator_for(exact_schema)
+        literals = '"enum"' in json.dumps(case["schema"]) or '"const"' in json.dumps(case["schema"])
+        for text in case.get("texts", []):
+            write(case, text, validator.is_valid(parse(text)))
+            write(case, " " + text, False)
+        values, seen = [], set()
+        for inst in case.get("instances", []):
+            for v in [inst] + mutations(inst):
+                key = json.dumps(v, sort_keys=False)
+                if key not in seen:
+                    seen.add(key)
+                    values.append(v)
+        for v in values:
+            valid = validator.is_valid(parse(json.dumps(v)))
+            for text, policy in texts(v, literals):
+                write(case, text, valid and policy)
+    lines.append(json.dumps({"end": {"cases": len(lines) - 1}}))
+    # Written whole, then renamed: an interrupted run leaves no partial file behind.
+    tmp = out_path + ".tmp"
+    with open(tmp, "w", encoding="utf-8") as out:
+        out.write("\n".join(lines) + "\n")
+    os.replace(tmp, out_path)
 
 
 if __name__ == "__main__":
