@@ -599,140 +599,128 @@ int run_bench_render(Args& a) {
   return 0;
 }
 
-// One command: its usage lines, its flags, how many positional arguments it takes, and what runs it.
+// One command: its usage lines, its flags, its positional arguments, and what runs it.
 struct Command {
   std::string_view name;  // as typed: "encode", "bench encode"
   std::string_view usage;
   std::vector<Flag> flags;
-  bool needs_model;
-  std::size_t min_args, max_args;  // positional arguments after the name
-  std::string_view arg_name;       // what they are, for "needs FILE"
-  int (*run)(Args& a);
+  bool needs_model = false;
+  std::size_t min_args = 0, max_args = 0;  // positional arguments after the name
+  std::string_view arg_name;               // what they are, for "needs FILE"
+  int (*run)(Args& a) = nullptr;
 };
 
 const std::vector<Command>& commands() {
   static const std::vector<Command> table = {
-      {"encode",
-       R"(  textedge encode -m MODEL [--add-special-tokens] [--lossy-utf8] [--jsonl] [TEXT]
+      {.name = "encode",
+       .usage = R"(  textedge encode -m MODEL [--add-special-tokens] [--lossy-utf8] [--jsonl] [TEXT]
       TEXT (or all of stdin) -> one JSON array of ids.
       --jsonl: each stdin line is a JSON string; each output line its id array.
 )",
-       {kModel, kAddSpecial, kLossy, kJsonl},
-       true,
-       0,
-       1,
-       "TEXT",
-       run_encode},
-      {"decode",
-       R"(  textedge decode -m MODEL [--skip-special-tokens]
+       .flags = {kModel, kAddSpecial, kLossy, kJsonl},
+       .needs_model = true,
+       .max_args = 1,
+       .arg_name = "TEXT",
+       .run = run_encode},
+      {.name = "decode",
+       .usage = R"(  textedge decode -m MODEL [--skip-special-tokens]
       stdin JSON id arrays (one per line, or separated by any whitespace) -> one JSON string per line.
 )",
-       {kModel, kDecodeSkip},
-       true,
-       0,
-       0,
-       "",
-       run_decode},
-      {"stream",
-       R"(  textedge stream -m MODEL [--prompt-ids JSON] [--skip-special-tokens] [--stop STR]...
+       .flags = {kModel, kDecodeSkip},
+       .needs_model = true,
+       .run = run_decode},
+      {.name = "stream",
+       .usage = R"(  textedge stream -m MODEL [--prompt-ids JSON] [--skip-special-tokens] [--stop STR]...
                   [--stop-token-id ID]... [--include-stop-str] [--min-tokens N] [--max-tokens N]
                   [--ignore-eos]
       each stdin line is a JSON array of the ids of one engine step; each output line is
       {"text": DELTA, "finish_reason": null|"stop"|"length", "stop_reason": null|STRING|ID}.
       Exits after the step that ends the stream; at end of input prints the flushed text.
 )",
-       {kModel, kPromptIds, kStreamSkip, kStop, kStopTokenId, kIncludeStop, kMinTokens, kMaxTokens, kIgnoreEos},
-       true,
-       0,
-       0,
-       "",
-       run_stream},
-      {"info", "  textedge info -m MODEL\n", {kModel}, true, 0, 0, "", run_info},
-      {"render",
-       R"(  textedge render (-m MODEL | --template FILE [-m MODEL]) [--request FILE|-] [--ids]
+       .flags = {kModel, kPromptIds, kStreamSkip, kStop, kStopTokenId, kIncludeStop, kMinTokens, kMaxTokens,
+                 kIgnoreEos},
+       .needs_model = true,
+       .run = run_stream},
+      {.name = "info", .usage = "  textedge info -m MODEL\n", .flags = {kModel}, .needs_model = true, .run = run_info},
+      {.name = "render",
+       .usage = R"(  textedge render (-m MODEL | --template FILE [-m MODEL]) [--request FILE|-] [--ids]
       an OpenAI chat request (messages, tools, add_generation_prompt (default true),
       continue_final_message, chat_template_kwargs, documents; stdin without --request) ->
       the prompt exactly as transformers renders it (--ids: its token ids, without a second
       BOS). --template with -m: that template with the model's special tokens.
 )",
-       {kModel, kTemplate, kRequest, kIds},
-       false,
-       0,
-       0,
-       "",
-       run_render},
-      {"parse",
-       R"(  textedge parse --format NAME [--reasoning NAME] [--starts-in-reasoning] [--tools FILE]
+       .flags = {kModel, kTemplate, kRequest, kIds},
+       .run = run_render},
+      {.name = "parse",
+       .usage = R"(  textedge parse --format NAME [--reasoning NAME] [--starts-in-reasoning] [--tools FILE]
                  [--whole] [--no-partial-calls]
       each stdin line is a JSON string (a text delta); each output line the JSON array of
       OpenAI delta objects it produced; a last line for what finishing released. --whole: one
       JSON message object with finish_reason. `textedge parse --list` lists the names.
 )",
-       {kParseFormat, kReasoning, kStartsInReasoning, kParseTools, kWhole, kNoPartialCalls, kList},
-       false,
-       0,
-       0,
-       "",
-       run_parse},
-      {"schema-regex",
-       R"(  textedge schema-regex [--strict] [--any-depth N] [--max-depth N] FILE
+       .flags = {kParseFormat, kReasoning, kStartsInReasoning, kParseTools, kWhole, kNoPartialCalls, kList},
+       .run = run_parse},
+      {.name = "schema-regex",
+       .usage = R"(  textedge schema-regex [--strict] [--any-depth N] [--max-depth N] FILE
       the regex for the JSON Schema in FILE (docs/schema.md). --strict: objects without
       additionalProperties take no other members. --any-depth: how deeply an unconstrained
       value nests arrays/objects (default 2, at most 6); --max-depth: recursive $ref
       expansions (default 3, at most 32).
 )",
-       {kStrict, kAnyDepth, kMaxDepth},
-       false,
-       1,
-       1,
-       "FILE",
-       run_schema_regex},
-      {"tool-regex",
-       R"(  textedge tool-regex --tools FILE --format NAME [--name TOOL] [--parallel] [--any-depth N] [--max-depth N]
+       .flags = {kStrict, kAnyDepth, kMaxDepth},
+       .min_args = 1,
+       .max_args = 1,
+       .arg_name = "FILE",
+       .run = run_schema_regex},
+      {.name = "tool-regex",
+       .usage =
+           R"(  textedge tool-regex --tools FILE --format NAME [--name TOOL] [--parallel] [--any-depth N] [--max-depth N]
       the regex that forces a tool call; FILE is an OpenAI tools array, NAME one of hermes,
       llama3_json, mistral, qwen3_coder, deepseek_v3, deepseek_v31, kimi_k2, glm45, harmony, pythonic.
 )",
-       {kToolsFile, kToolFormat, kToolName, kParallel, kAnyDepth, kMaxDepth},
-       false,
-       0,
-       0,
-       "",
-       run_tool_regex},
-      {"bench encode",
-       "  textedge bench encode -m MODEL FILE [--threads N] [--add-special-tokens] [--lossy-utf8]\n",
-       {kModel, kThreads, kAddSpecial, kLossy},
-       true,
-       1,
-       1,
-       "FILE",
-       run_bench_encode},
-      {"bench decode",
-       "  textedge bench decode -m MODEL FILE [--add-special-tokens] [--skip-special-tokens]\n",
-       {kModel, kAddSpecial, kDecodeSkip},
-       true,
-       1,
-       1,
-       "FILE",
-       run_bench_decode},
-      {"bench stream",
-       "  textedge bench stream -m MODEL FILE [--skip-special-tokens]\n",
-       {kModel, kStreamSkip},
-       true,
-       1,
-       1,
-       "FILE",
-       run_bench_stream},
-      {"bench render",
-       R"(  textedge bench render -m MODEL REQUEST.json
-      one JSON line: MBps, tokens, bytes, seconds, load_ms, ... (stream: ns per token, 256-stream
-      step, priming for 1k/32k/1M-token prompts; render: us per render and per compile).
+       .flags = {kToolsFile, kToolFormat, kToolName, kParallel, kAnyDepth, kMaxDepth},
+       .run = run_tool_regex},
+      {.name = "bench encode",
+       .usage = R"(  textedge bench encode -m MODEL FILE [--threads N] [--add-special-tokens] [--lossy-utf8]
+      one JSON line: MBps, tokens, bytes, seconds per round, load_ms, threads, rounds.
 )",
-       {kModel},
-       true,
-       1,
-       1,
-       "REQUEST.json",
-       run_bench_render},
+       .flags = {kModel, kThreads, kAddSpecial, kLossy},
+       .needs_model = true,
+       .min_args = 1,
+       .max_args = 1,
+       .arg_name = "FILE",
+       .run = run_bench_encode},
+      {.name = "bench decode",
+       .usage = R"(  textedge bench decode -m MODEL FILE [--add-special-tokens] [--skip-special-tokens]
+      one JSON line: MBps, tokens, bytes, seconds per round, load_ms, tokens_per_s, rounds.
+)",
+       .flags = {kModel, kAddSpecial, kDecodeSkip},
+       .needs_model = true,
+       .min_args = 1,
+       .max_args = 1,
+       .arg_name = "FILE",
+       .run = run_bench_decode},
+      {.name = "bench stream",
+       .usage = R"(  textedge bench stream -m MODEL FILE [--skip-special-tokens]
+      one JSON line: ns per token, the same with three stop strings, a 256-stream step (us),
+      priming for 1k/32k/1M-token prompts (us).
+)",
+       .flags = {kModel, kStreamSkip},
+       .needs_model = true,
+       .min_args = 1,
+       .max_args = 1,
+       .arg_name = "FILE",
+       .run = run_bench_stream},
+      {.name = "bench render",
+       .usage = R"(  textedge bench render -m MODEL REQUEST.json
+      one JSON line: us per render of the request, us per compile of the model's template.
+)",
+       .flags = {kModel},
+       .needs_model = true,
+       .min_args = 1,
+       .max_args = 1,
+       .arg_name = "REQUEST.json",
+       .run = run_bench_render},
   };
   return table;
 }

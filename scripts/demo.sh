@@ -31,7 +31,7 @@ PY
 
 $te encode -m "$model" --jsonl < "$sample" > "$sample.te"
 node $ref/encode.js "$model" < "$sample" > "$sample.ref"
-$te decode -m "$model" --jsonl < "$sample.te" > "$sample.dec"
+$te decode -m "$model" < "$sample.te" > "$sample.dec"
 python3 - "$sample" <<'PY'
 import json, sys
 base = sys.argv[1]
