@@ -3,16 +3,20 @@
 // every grouping into steps, the text streamed plus finish() equals
 // decode(prompt + prefix) without the prompt's certain text in front, and
 // nothing streamed is ever taken back. Goldens:
-// build/goldens/MODEL.stream.jsonl, written by
+// BUILD/goldens/MODEL.stream.jsonl, written by
 // tools/reference/stream_goldens.js from Hugging Face tokenizers
 // (scripts/goldens.sh).
 #include "textedge/detokenizer.hpp"
 
 #include <gtest/gtest.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
+#include <cstdlib>
 #include <filesystem>
 #include <map>
 #include <random>
+#include <stdexcept>
 
 #include "support/reference_util.hpp"
 #include "support/test_paths.hpp"
@@ -52,7 +56,7 @@ struct StreamCase {
 };
 
 std::vector<StreamCase> load_stream_goldens(const std::string &model) {
-  std::string path = std::string(TEXTEDGE_SOURCE_DIR) + "/build/goldens/" + model + ".stream.jsonl";
+  std::string path = reference::goldens_dir() + "/" + model + ".stream.jsonl";
   std::vector<StreamCase> cases;
   StreamCase c;
   bool is_case = false;
@@ -235,12 +239,49 @@ TEST(Detokenizer, ByteFallbackRunIsReleasedWhenANonByteTokenFollows) {
   EXPECT_EQ(out, " Hello🌶 Hello");
 }
 
+// A prompt held in its own pages, all unreadable (PROT_NONE) but the first and the last: reading
+// any other id kills the process.
+class PromptWithUnreadableMiddle {
+ public:
+  PromptWithUnreadableMiddle(std::size_t pages, TokenId first, TokenId rest) {
+    const std::size_t page = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
+    bytes_ = pages * page;
+    void *memory = mmap(nullptr, bytes_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (memory == MAP_FAILED) throw std::runtime_error("mmap failed");
+    ids_ = {static_cast<TokenId *>(memory), bytes_ / sizeof(TokenId)};
+    std::fill(ids_.begin(), ids_.end(), rest);
+    ids_[0] = first;
+    if (mprotect(static_cast<char *>(memory) + page, bytes_ - 2 * page, PROT_NONE) != 0)
+      throw std::runtime_error("mprotect failed");
+    ids_per_page_ = page / sizeof(TokenId);
+  }
+  ~PromptWithUnreadableMiddle() { munmap(ids_.data(), bytes_); }
+  std::span<const TokenId> ids() const { return ids_; }
+  std::size_t readable_ids() const { return 2 * ids_per_page_; }
+
+ private:
+  std::span<TokenId> ids_;
+  std::size_t bytes_ = 0, ids_per_page_ = 0;
+};
+
+// Priming costs the ends of the prompt, not its length: of a prompt of 1M ids only the first and
+// last pages are readable, and priming must not touch the others (it would die of SIGSEGV).
 TEST(Detokenizer, PrimingReadsOnlyTheEndsOfALongPrompt) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
   const Tokenizer &tok = tokenizer_of("llama2");
-  std::vector<TokenId> prompt = {1};
-  for (int i = 0; i < 1'000'000; ++i) prompt.push_back(22557);  // " Hello" x 1M
+  PromptWithUnreadableMiddle prompt(1024, 1, 22557);  // "<s>" then " Hello" x ~1M
+  ASSERT_GT(prompt.ids().size(), 1'000'000u);
+  ASSERT_LE(prompt.readable_ids(), prompt.ids().size() / 256);
+  EXPECT_EXIT(
+      {
+        Detokenizer stream(tok, prompt.ids());
+        std::_Exit(0);
+      },
+      ::testing::ExitedWithCode(0), "")
+      << "priming read ids in the middle of the prompt";
+  if (HasFailure()) return;
   std::vector<TokenId> generated = {*tok.token_to_id("▁"), *tok.token_to_id("<0x0A>"), 22557};
-  Detokenizer stream(tok, prompt);
+  Detokenizer stream(tok, prompt.ids());
   std::string text = stream.step(generated) + stream.finish();
   EXPECT_EQ(text, " \n Hello");
 }
@@ -357,11 +398,27 @@ TEST(LogprobToken, BytesAndTextOfWholeAndPartialTokens) {
   auto t = logprob_token(qwen3, hello[0]);
   EXPECT_EQ(t.token, " Hello");
   EXPECT_EQ(t.bytes, (std::vector<std::uint8_t>{' ', 'H', 'e', 'l', 'l', 'o'}));
-  // A token that ends inside a character (the first bytes of an emoji).
-  for (TokenId id : qwen3.encode("🌶")) {
+  // Tokens that end inside a character: Qwen3 spells U+1D517 (Fraktur T, 4 bytes) as two tokens
+  // (the reference encodes it as [124026, 245]), so neither is a whole character and each byte
+  // shows as \xNN.
+  const std::string fraktur_t = "\xF0\x9D\x94\x97";
+  auto parts = qwen3.encode(fraktur_t);
+  ASSERT_GE(parts.size(), 2u) << "the character must span tokens, or this checks nothing";
+  EXPECT_EQ(parts, (std::vector<TokenId>{124026, 245}));
+  std::vector<std::uint8_t> all_bytes;
+  for (TokenId id : parts) {
     auto part = logprob_token(qwen3, id);
-    if (part.bytes.size() < 4) EXPECT_NE(part.token.find("\\x"), std::string::npos);
+    ASSERT_LT(part.bytes.size(), 4u);
+    std::string escaped_bytes;
+    for (std::uint8_t b : part.bytes) {
+      char hex[8];
+      std::snprintf(hex, sizeof hex, "\\x%02x", b);
+      escaped_bytes += hex;
+    }
+    EXPECT_EQ(part.token, escaped_bytes) << "token " << id;
+    all_bytes.insert(all_bytes.end(), part.bytes.begin(), part.bytes.end());
   }
+  EXPECT_EQ(all_bytes, std::vector<std::uint8_t>(fraktur_t.begin(), fraktur_t.end()));
   auto special = logprob_token(qwen3, *qwen3.token_to_id("<|im_end|>"));
   EXPECT_EQ(special.token, "<|im_end|>");
   const Tokenizer &llama2 = tokenizer_of("llama2");
