@@ -34,7 +34,7 @@ for arg in "$@"; do
   case "$arg" in
     --force) force=1 ;;
     --check) check=1 ;;
-    -h|--help) sed -n '2,25p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,24p' "$0"; exit 0 ;;
     *) models+=("$arg") ;;
   esac
 done
