@@ -151,7 +151,11 @@ int run_encode(Args& a) {
   std::string out;
   if (!a.jsonl) {
     std::string text = a.positional.empty() ? read_input("-") : a.positional[0];
-    append_json_ids(out, tok.encode(text, a.encode));
+    try {
+      append_json_ids(out, tok.encode(text, a.encode));
+    } catch (const textedge::InputError& e) {
+      throw textedge::Error((a.positional.empty() ? "stdin: " : "TEXT: ") + std::string(e.what()));
+    }
     out += '\n';
     write(out);
     return 0;
