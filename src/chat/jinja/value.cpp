@@ -103,7 +103,7 @@ Value Value::dict(std::vector<std::pair<Value, Value>> items) { return Value(Typ
 ValueArena::~ValueArena() {
   while (last_) {
     Block* previous = last_->previous;
-    ::operator delete(last_, last_->size + sizeof(Block), std::align_val_t{16});
+    ::operator delete(last_, std::align_val_t{16});  // unsized: clang before 19 lacks sized deallocation by default
     last_ = previous;
   }
 }
