@@ -4,7 +4,7 @@ BUILD_DIR ?= build
 JOBS ?= $(shell nproc)
 MAKEFLAGS += --no-print-directory
 
-.PHONY: all setup build test test-sanitize test-tsan demo bench bench-stream clean
+.PHONY: all setup build test test-sanitize test-tsan demo bench bench-stream fuzz fuzz-regress clean
 
 all: build
 
@@ -54,6 +54,16 @@ bench: build
 
 bench-stream: build
 	@bash scripts/bench_stream.sh
+
+# The libFuzzer targets of tests/fuzz/ (clang-14, AddressSanitizer + UBSan, in build-fuzz): each
+# runs FUZZ_SECONDS from a scratch copy of its corpus; fuzz-regress runs each once over its corpus
+# and the inputs of past crashes. Any crash, sanitizer report or timeout fails.
+FUZZ_SECONDS ?= 60
+fuzz: setup
+	@FUZZ_SECONDS=$(FUZZ_SECONDS) bash scripts/fuzz.sh run
+
+fuzz-regress: setup
+	@bash scripts/fuzz.sh regress
 
 clean:
 	rm -rf $(BUILD_DIR)

@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# The libFuzzer targets (tests/fuzz/): installs clang-14 and libclang-rt-14-dev when missing
+# (idempotent, as setup.sh), builds them in FUZZ_BUILD_DIR (default build-fuzz) with
+# AddressSanitizer and UndefinedBehaviorSanitizer, then
+#   scripts/fuzz.sh run [TARGET...]      fuzzes each target for FUZZ_SECONDS (default 60), starting
+#                                        from a scratch copy of its corpus (the repo is not written)
+#   scripts/fuzz.sh regress [TARGET...]  runs each target once over its corpus and
+#                                        tests/fuzz/regressions/<target>/ (quick: for CI)
+# Any crash, sanitizer report, timeout (FUZZ_TIMEOUT seconds for one input, default 10) or
+# out-of-memory fails the run; libFuzzer writes the input to FUZZ_BUILD_DIR/artifacts/.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+mode=${1:-run}
+shift || true
+build=${FUZZ_BUILD_DIR:-build-fuzz}
+seconds=${FUZZ_SECONDS:-60}
+timeout=${FUZZ_TIMEOUT:-10}
+targets=("$@")
+[ ${#targets[@]} -gt 0 ] || targets=(fuzz_tokenizer_load fuzz_encode fuzz_stream fuzz_jinja fuzz_json_reader fuzz_schema)
+case "$mode" in run | regress) ;; *) echo "usage: $0 run|regress [TARGET...]" >&2; exit 2 ;; esac
+
+missing=()
+for p in clang-14 libclang-rt-14-dev; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "fuzz: installing ${missing[*]}"
+  SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+
+cmake -S . -B "$build" -DCMAKE_C_COMPILER=clang-14 -DCMAKE_CXX_COMPILER=clang++-14 -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  -DTEXTEDGE_BUILD_FUZZERS=ON -DTEXTEDGE_BUILD_TESTS=OFF -DTEXTEDGE_BUILD_BENCHMARKS=OFF -DTEXTEDGE_BUILD_CLI=OFF \
+  -DTEXTEDGE_INSTALL=OFF >/dev/null
+mkdir -p "$build/artifacts"
+cmake --build "$build" -j "${JOBS:-$(nproc)}" --target "${targets[@]}" >"$build/artifacts/build.log" 2>&1 ||
+  { tail -n 40 "$build/artifacts/build.log"; exit 1; }
+export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1}
+failed=()
+for t in "${targets[@]}"; do
+  flags=(-timeout="$timeout" -rss_limit_mb=4096 -artifact_prefix="$build/artifacts/$t-" -print_final_stats=1)
+  [ -f "tests/fuzz/$t.dict" ] && flags+=(-dict="tests/fuzz/$t.dict")
+  # Read-only seeds besides the corpus: the regressions, and for templates the collected ones.
+  seeds=()
+  [ -d "tests/fuzz/regressions/$t" ] && seeds+=("tests/fuzz/regressions/$t")
+  [ "$t" = fuzz_jinja ] && seeds+=(tests/data/chat_templates)
+  echo "fuzz: $t ($mode)"
+  if [ "$mode" = regress ]; then
+    "$build/tests/fuzz/$t" "${flags[@]}" -runs=0 "tests/fuzz/corpus/$t" "${seeds[@]}" 2>"$build/artifacts/$t.log" ||
+      { tail -n 40 "$build/artifacts/$t.log"; failed+=("$t"); }
+  else
+    # libFuzzer adds what it finds to the first directory only: a scratch copy of the corpus.
+    scratch=$(mktemp -d)
+    cp -r "tests/fuzz/corpus/$t/." "$scratch/"
+    "$build/tests/fuzz/$t" "${flags[@]}" -max_total_time="$seconds" "$scratch" "${seeds[@]}" 2>"$build/artifacts/$t.log" ||
+      { tail -n 60 "$build/artifacts/$t.log"; failed+=("$t"); }
+    rm -rf "$scratch"
+  fi
+  grep -E "^stat::(number_of_executed_units|average_exec_per_sec|peak_rss_mb)|cov: .* ft: " "$build/artifacts/$t.log" |
+    tail -n 4 | sed 's/^/  /'
+done
+if [ ${#failed[@]} -gt 0 ]; then
+  echo "fuzz: FAILED: ${failed[*]} (inputs in $build/artifacts/)" >&2
+  exit 1
+fi
+echo "fuzz: ${#targets[@]} targets passed"
