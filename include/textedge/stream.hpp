@@ -93,11 +93,14 @@ class TEXTEDGE_API TextStream {
 class TEXTEDGE_API StreamBatch {
  public:
   using Handle = std::uint64_t;
-  StreamBatch();
+  static constexpr std::size_t kMaxLiveStreams = std::size_t{1} << 24;  // what the slot table can hold
+  // create() refuses a stream beyond `max_live_streams` live ones (at most kMaxLiveStreams).
+  explicit StreamBatch(std::size_t max_live_streams = kMaxLiveStreams);
   ~StreamBatch();
   StreamBatch(const StreamBatch&) = delete;
   StreamBatch& operator=(const StreamBatch&) = delete;
 
+  // Throws Error when max_live_streams are live.
   Handle create(Tokenizer tokenizer, std::span<const TokenId> prompt, StreamOptions options);
   // Frees the stream; its handle becomes invalid. Throws Error for an unknown handle.
   void release(Handle stream);

@@ -138,6 +138,7 @@ void TextStream::finish(StreamDelta& delta) {
 
 namespace {
 constexpr std::size_t kSlabBits = 10, kSlabSize = std::size_t{1} << kSlabBits, kMaxSlabs = 1 << 14;
+static_assert(kSlabSize * kMaxSlabs == StreamBatch::kMaxLiveStreams);
 }  // namespace
 
 // Streams live in fixed-size slabs that never move, so step() reaches a stream without a lock;
@@ -152,6 +153,7 @@ struct StreamBatch::Impl {
   std::vector<std::uint32_t> free_slots;
   std::uint32_t slots = 0;
   std::size_t live = 0;
+  std::size_t max_live = 0;
 
   Slot& slot(Handle h) {
     std::uint64_t index = h & 0xffffffffu;
@@ -167,18 +169,22 @@ struct StreamBatch::Impl {
   }
 };
 
-StreamBatch::StreamBatch() : impl_(std::make_unique<Impl>()) {}
+StreamBatch::StreamBatch(std::size_t max_live_streams) : impl_(std::make_unique<Impl>()) {
+  impl_->max_live = std::min(max_live_streams, kMaxLiveStreams);
+}
 StreamBatch::~StreamBatch() = default;
 
 StreamBatch::Handle StreamBatch::create(Tokenizer tokenizer, std::span<const TokenId> prompt, StreamOptions options) {
   TextStream stream(std::move(tokenizer), prompt, std::move(options));  // may throw: nothing taken yet
   std::lock_guard lock(impl_->mutex);
+  if (impl_->live >= impl_->max_live)
+    throw Error("too many live streams: this StreamBatch holds at most " + std::to_string(impl_->max_live) +
+                " (release finished streams)");
   std::uint32_t index;
   if (!impl_->free_slots.empty()) {
     index = impl_->free_slots.back();
     impl_->free_slots.pop_back();
   } else {
-    if (impl_->slots == kSlabSize * kMaxSlabs) throw Error("too many live streams");
     index = impl_->slots++;
     auto& slab = impl_->slabs[index >> kSlabBits];
     if (!slab) slab = std::make_unique<Impl::Slot[]>(kSlabSize);

@@ -284,5 +284,25 @@ TEST(StreamBatch, DisjointStreamsFromSeveralThreads) {
   EXPECT_EQ(batch.size(), 0u);
 }
 
+TEST(StreamBatch, RefusesStreamsBeyondItsLimitUntilOneIsReleased) {
+  const Tokenizer& tok = tokenizer_of("qwen3");
+  StreamBatch batch(2);
+  auto first = batch.create(tok, {}, {});
+  batch.create(tok, {}, {});
+  try {
+    batch.create(tok, {}, {});
+    FAIL() << "a third live stream was accepted";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("at most 2"), std::string::npos) << e.what();
+  }
+  EXPECT_EQ(batch.size(), 2u);
+  batch.release(first);
+  batch.create(tok, {}, {});
+  EXPECT_EQ(batch.size(), 2u);
+  EXPECT_EQ(StreamBatch().size(), 0u);
+  // The default is what the slot table holds; a larger request is held to it.
+  EXPECT_EQ(StreamBatch::kMaxLiveStreams, std::size_t{1} << 24);
+}
+
 }  // namespace
 }  // namespace textedge
