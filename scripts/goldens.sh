@@ -111,11 +111,12 @@ stale_reason() {
   done
   [ -f "$stamp" ] || { echo "no stamp"; return; }
   [ "$(cat "$stamp")" = "$key" ] && return
-  # The first input whose line differs: as it is now, or as the stamp had it when it is gone.
+  # The first input whose line differs (a file by its path, a version as it is now), or the first
+  # one gone.
   local changed
-  changed=$(diff <(cat "$stamp") <(printf '%s\n' "$key") | sed -n 's/^> //p' | head -1 | cut -d' ' -f1-2)
-  [ -n "$changed" ] || changed=$(diff <(cat "$stamp") <(printf '%s\n' "$key") | sed -n 's/^< //p' | head -1 | cut -d' ' -f1)
-  echo "changed: ${changed:-signature}"
+  changed=$(diff <(cat "$stamp") <(printf '%s\n' "$key") | sed -n 's/^> //p' | head -1)
+  [ -n "$changed" ] || changed="$(diff <(cat "$stamp") <(printf '%s\n' "$key") | sed -n 's/^< //p' | head -1) (gone)"
+  echo "changed: $(awk '{ if (NF == 3 && $3 ~ /^[0-9.]+$/) print $1; else print }' <<<"$changed")"
 }
 
 write_stamp() {  # NAME KEY: written after its outputs, through a temporary file
