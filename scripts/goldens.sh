@@ -113,10 +113,10 @@ stale_reason() {
   [ "$(cat "$stamp")" = "$key" ] && return
   # The first input whose line differs (a file by its path, a version as it is now), or the first
   # one gone.
-  local changed
-  changed=$(diff <(cat "$stamp") <(printf '%s\n' "$key") | sed -n 's/^> //p' | head -1)
-  [ -n "$changed" ] || changed="$(diff <(cat "$stamp") <(printf '%s\n' "$key") | sed -n 's/^< //p' | head -1) (gone)"
-  echo "changed: $(awk '{ if (NF == 3 && $3 ~ /^[0-9.]+$/) print $1; else print }' <<<"$changed")"
+  local line gone=""
+  line=$(diff <(cat "$stamp") <(printf '%s\n' "$key") | sed -n 's/^> //p' | head -1)
+  [ -n "$line" ] || { line=$(diff <(cat "$stamp") <(printf '%s\n' "$key") | sed -n 's/^< //p' | head -1); gone=" (gone)"; }
+  echo "changed: $(awk '{ if (NF == 3 && $3 ~ /^[0-9.]+$/) print $1; else print }' <<<"$line")$gone"
 }
 
 write_stamp() {  # NAME KEY: written after its outputs, through a temporary file
