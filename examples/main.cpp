@@ -3,9 +3,8 @@
 // It checks what it prints and exits 1 when something is not as expected.
 #include <cstdio>
 #include <string>
-#include <vector>
-
 #include <textedge/textedge.hpp>
+#include <vector>
 
 namespace {
 

@@ -149,6 +149,11 @@ for kind in static shared; do
       fail "$binary does not load $libdir/libtextedge.so (ldd: ${linked:-no libtextedge})"
     fi
   done
+  if [[ $kind == static ]]; then
+    echo "neither consumer loads a libtextedge.so"
+  else
+    echo "both consumers load $libdir/libtextedge.so"
+  fi
 done
 
 step "exported symbols of the installed shared library"
