@@ -4,6 +4,7 @@
 // Output formats are a contract other tools rely on; see README.md.
 #include <simdjson.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
@@ -185,7 +186,8 @@ int run_decode(Args& a) {
   std::string input = read_input("-");
   simdjson::dom::parser parser;
   simdjson::dom::document_stream stream;
-  if (parser.parse_many(input).get(stream)) {
+  // A batch as large as the input: parse_many refuses a document larger than its batch.
+  if (parser.parse_many(input, std::max(input.size(), simdjson::dom::DEFAULT_BATCH_SIZE)).get(stream)) {
     std::fprintf(stderr, "textedge: stdin: expected JSON arrays of ids\n");
     return 1;
   }

@@ -106,6 +106,19 @@ TEST(Cli, DecodeReadsIdArraysSeparatedByWhitespace) {
   EXPECT_EQ(r.out, "\"Hello world<|endoftext|>\"\n\"\"\n\"Hello\"\n\",\"\n");
 }
 
+// simdjson's parse_many reads documents of at most its batch size (1 MB by default).
+TEST(Cli, DecodeReadsAnIdArrayLargerThanAMegabyte) {
+  std::string ids = "[9707";
+  for (int i = 0; i < 400000; ++i) ids += ",1879";  // " world" 400k times, 2 MB of JSON
+  ids += "]\n[9707]";
+  auto r = run("decode " + kQwen, ids);
+  EXPECT_EQ(r.status, 0) << r.out.substr(0, 200);
+  std::string want = "\"Hello";
+  for (int i = 0; i < 400000; ++i) want += " world";
+  want += "\"\n\"Hello\"\n";
+  EXPECT_EQ(r.out, want);
+}
+
 TEST(Cli, InfoNamesThePipeline) {
   auto r = run("info " + kQwen);
   EXPECT_EQ(r.status, 0);
