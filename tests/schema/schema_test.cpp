@@ -148,6 +148,18 @@ TEST(JsonSchemaRegex, UnsupportedKeywordsNameThemselvesAndTheirPath) {
   EXPECT_EQ(error_of(R"({"type":"string","title":"t","description":"d","examples":["a"],"x-vendor":1})"), "");
 }
 
+// A "pattern" that is not a regular expression is refused, never passed on into a regex that
+// does not compile (found by tests/fuzz/fuzz_schema.cpp).
+TEST(JsonSchemaRegex, PatternThatIsNotARegexIsRefused) {
+  for (const char* pattern : {"^[a-z]+-[0-9]{2,0}$", "(ab", "ab)", "[z-a]", "*a", "a{3,1}b"}) {
+    std::string schema = std::string(R"({"type":"string","pattern":")") + pattern + "\"}";
+    EXPECT_NE(error_of(schema).find("JSON Schema at $.pattern: pattern is not a valid regular expression"),
+              std::string::npos)
+        << pattern;
+  }
+  EXPECT_EQ(error_of(R"({"type":"string","pattern":"^(a|b){2,3}[0-9]+$"})"), "");
+}
+
 // The regex with each class replaced by 'C' and each escape by 'E', so that only its structure
 // is left to inspect.
 std::string skeleton(const std::string& re) {
