@@ -544,13 +544,14 @@ std::string translate_pattern(const Json& at, std::string_view p, const std::str
   // not a regex (an unbalanced parenthesis, {2,0}, [z-a]) is refused here, not handed on.
   int error = 0;
   PCRE2_SIZE offset = 0;
-  if (pcre2_code* code = pcre2_compile(reinterpret_cast<PCRE2_SPTR>(out.data()), out.size(), PCRE2_UTF, &error,
-                                       &offset, nullptr)) {
+  if (pcre2_code* code =
+          pcre2_compile(reinterpret_cast<PCRE2_SPTR>(out.data()), out.size(), PCRE2_UTF, &error, &offset, nullptr)) {
     pcre2_code_free(code);
   } else {
     PCRE2_UCHAR message[256];
     pcre2_get_error_message(error, message, sizeof message);
-    SchemaCompiler::fail(at, "pattern is not a valid regular expression (" + std::string(reinterpret_cast<char*>(message)) + ")");
+    SchemaCompiler::fail(
+        at, "pattern is not a valid regular expression (" + std::string(reinterpret_cast<char*>(message)) + ")");
   }
   return (start ? "" : any_char + "*") + group(out) + (end ? "" : any_char + "*");
 }

@@ -99,7 +99,14 @@ std::string one_call(const Tool& tool, const std::string& format, const SchemaRe
       if (auto props = tool.parameters->find("properties"))
         for (auto& [k, v] : props->members())
           if (!identifier(k)) SchemaCompiler::fail(v, "pythonic calls need Python identifiers as argument names");
-    MemberStyle style{[](std::string_view k) { return std::string(k) + "="; }, "", ", ?", ""};
+    // Names can also come from "required" or an allOf part: each is checked where it is written.
+    auto argument = [&](std::string_view k) {
+      if (!identifier(k))
+        SchemaCompiler::fail(*tool.parameters, "pythonic calls need Python identifiers as argument names, not \"" +
+                                                   std::string(k) + "\"");
+      return std::string(k) + "=";
+    };
+    MemberStyle style{argument, "", ", ?", ""};
     return name + "\\(" + compile(Dialect::python, &style) + "\\)";
   }
   throw SchemaError("$", "unknown tool call format \"" + format +

@@ -272,6 +272,15 @@ TEST(ToolCallPattern, Errors) {
             std::string::npos);
   EXPECT_NE(error_of(R"([{"type":"function","function":{"name":"f-g"}}])", "pythonic").find("Python identifier"),
             std::string::npos);
+  // Argument names from "required" or allOf too, not only "properties" (found by fuzz_schema: "cit(" went
+  // into the regex as written, unbalancing it).
+  for (const char* parameters : {R"({"type":"object","properties":{"city":{"type":"string"}},"required":["cit("]})",
+                                 R"({"type":"object","allOf":[{"properties":{"a(":{"type":"integer"}}}]})"})
+    EXPECT_NE(error_of(std::string(R"([{"type":"function","function":{"name":"f","parameters":)") + parameters + "}}]",
+                       "pythonic")
+                  .find("Python identifiers as argument names"),
+              std::string::npos)
+        << parameters;
   // No parameters: an empty argument object.
   EXPECT_TRUE(full_match(textedge::tool_call_pattern(R"([{"type":"function","function":{"name":"now"}}])", "hermes"),
                          "<tool_call>\n{\"name\": \"now\", \"arguments\": {}}\n</tool_call>"));
