@@ -54,7 +54,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   }
   chat->extra_variables();
   ChatOptions options;
-  options.now = std::tm{.tm_sec = 5, .tm_min = 4, .tm_hour = 3, .tm_mday = 2, .tm_mon = 0, .tm_year = 125, .tm_wday = 4, .tm_yday = 1};
+  options.now = std::tm{
+      .tm_sec = 5, .tm_min = 4, .tm_hour = 3, .tm_mday = 2, .tm_mon = 0, .tm_year = 125, .tm_wday = 4, .tm_yday = 1};
   try {
     chat->apply_request(kRequest, options);
   } catch (const TemplateError&) {

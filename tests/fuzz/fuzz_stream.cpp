@@ -1,6 +1,6 @@
 // Streaming decode of arbitrary id sequences in arbitrary steps, on real tokenizers. Checked:
 // - Detokenizer: the prompt's certain text, then every step's text and finish()'s equal
-//   decode(prompt + ids); after a finish() in the middle, the rest continues as a new decode.
+//   decode(prompt + ids); so does the text so far plus finish() of a copy taken at a boundary.
 // - TextStream without stop strings (EOS ignored): the same text.
 // - TextStream with stop strings taken from that text: the text up to where the first stop to
 //   complete begins (or ends, with include_stop_str_in_output).
@@ -11,8 +11,8 @@
 // (bits 2-3), a prompt (bit 4), the stop-string check (bit 5), include_stop_str_in_output (bit 6);
 // [1] the prompt's length in records; [2], [3] where the stop string is cut from the text.
 // A record's top two bits: 0 any id (22 bits, a few beyond the vocabulary), 1 an id whose bytes
-// are not a whole character (to cut characters), 2 an added token, 3 a step boundary (with bit 5:
-// a finish() there, for the Detokenizer).
+// are not a whole character (to cut characters), 2 an added token, 3 a step boundary (with bit 21:
+// a copy of the Detokenizer is finished there).
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
@@ -39,7 +39,11 @@ bool is_whole_utf8(std::string_view s) {
   std::size_t i = 0;
   while (i < s.size()) {
     auto c = static_cast<unsigned char>(s[i]);
-    std::size_t len = c < 0x80 ? 1 : c >= 0xC2 && c <= 0xDF ? 2 : c >= 0xE0 && c <= 0xEF ? 3 : c >= 0xF0 && c <= 0xF4 ? 4 : 0;
+    std::size_t len = c < 0x80                 ? 1
+                      : c >= 0xC2 && c <= 0xDF ? 2
+                      : c >= 0xE0 && c <= 0xEF ? 3
+                      : c >= 0xF0 && c <= 0xF4 ? 4
+                                               : 0;
     if (len == 0 || i + len > s.size()) return false;
     for (std::size_t k = 1; k < len; ++k)
       if ((static_cast<unsigned char>(s[i + k]) & 0xC0) != 0x80) return false;
@@ -72,7 +76,15 @@ const Model& model(std::size_t i) {
   return *loaded[i];
 }
 
-[[noreturn]] void fail(const char* what, const char* model_name, std::string_view got, std::string_view want) {
+// The failing case, for reproducing it elsewhere (e.g. against the reference).
+struct Case {
+  const char* model;
+  std::span<const TokenId> ids;
+  std::size_t prompt_size;
+  const DetokenizeOptions* options;
+};
+
+[[noreturn]] void fail(const char* what, const Case& c, std::string_view got, std::string_view want) {
   auto show = [](std::string_view s) {
     std::string out;
     for (unsigned char c : s) {
@@ -86,7 +98,12 @@ const Model& model(std::size_t i) {
     }
     return out;
   };
-  std::fprintf(stderr, "%s (%s)\n  got:  %s\n  want: %s\n", what, model_name, show(got).c_str(), show(want).c_str());
+  std::fprintf(stderr,
+               "%s (%s, skip_special_tokens=%d, %zu kept, prompt of %zu ids)\n  got:  %s\n  want: %s\n  ids:", what,
+               c.model, c.options->skip_special_tokens, c.options->keep_special_tokens.size(), c.prompt_size,
+               show(got).c_str(), show(want).c_str());
+  for (TokenId id : c.ids) std::fprintf(stderr, " %u", id);
+  std::fprintf(stderr, "\n");
   std::abort();
 }
 
@@ -108,7 +125,6 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const std::size_t model_index = data[0] % kModelCount;
   const Model& m = model(model_index);
   const Tokenizer& tok = m.tokenizer;
-  const char* name = kModels[model_index];
   const unsigned special_mode = (data[0] >> 2) & 3;  // 0, 3: keep all; 1: skip; 2: skip but keep some
   const bool with_prompt = data[0] & 0x10, check_stops = data[0] & 0x20, include_stop = data[0] & 0x40;
 
@@ -145,9 +161,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     if (special_mode != 2) return tok.decode(part, {.skip_special_tokens = options.skip_special_tokens});
     std::vector<TokenId> kept;
     for (TokenId id : part)
-      if (!tok.is_special(id) ||
-          std::find(options.keep_special_tokens.begin(), options.keep_special_tokens.end(), id) !=
-              options.keep_special_tokens.end())
+      if (!tok.is_special(id) || std::find(options.keep_special_tokens.begin(), options.keep_special_tokens.end(),
+                                           id) != options.keep_special_tokens.end())
         kept.push_back(id);
     return tok.decode(kept);
   };
@@ -158,25 +173,26 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     if (b > prompt_size && b - prompt_size > cuts.back()) cuts.push_back(b - prompt_size);
   if (cuts.back() != generated.size()) cuts.push_back(generated.size());
 
+  const Case failing{kModels[model_index], ids, prompt_size, &options};
   const std::string certain = Detokenizer(tok, {}, options).step(prompt);
 
-  // Detokenizer, with finish() where asked: each finished part is a decode of its own.
+  // Detokenizer: at each marked boundary a copy of the stream (a branch) is finished, and what it
+  // gives completes the text of the ids so far; the stream itself goes on to the end.
   {
     Detokenizer stream(tok, prompt, options);
-    std::string text = certain, want;
-    std::size_t part_begin = 0;  // in ids (the prompt belongs to the first part)
+    std::string text = certain;
     for (std::size_t k = 1; k < cuts.size(); ++k) {
       stream.step(generated.subspan(cuts[k - 1], cuts[k] - cuts[k - 1]), text);
       std::size_t end = prompt_size + cuts[k];
       if (finishes.count(end) && end != ids.size()) {
-        stream.finish(text);
-        want += decode(std::span(ids).subspan(part_begin, end - part_begin));
-        part_begin = end;
+        std::string branch = text + Detokenizer(stream).finish();
+        std::string want = decode(std::span(ids).first(end));
+        if (branch != want) fail("Detokenizer: a finished branch differs from decode", failing, branch, want);
       }
     }
     stream.finish(text);
-    want += decode(std::span(ids).subspan(part_begin));
-    if (text != want) fail("Detokenizer: streamed text differs from decode", name, text, want);
+    std::string want = decode(ids);
+    if (text != want) fail("Detokenizer: streamed text differs from decode", failing, text, want);
   }
 
   // TextStream without stop strings gives the same text, with one finish() at the end.
@@ -189,11 +205,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     TextStream stream(tok, prompt, stream_options);
     for (std::size_t k = 1; k < cuts.size(); ++k) {
       StreamDelta delta = stream.step(generated.subspan(cuts[k - 1], cuts[k] - cuts[k - 1]));
-      if (delta.finish_reason != FinishReason::kNone) fail("TextStream ended without a stop", name, delta.text, "");
+      if (delta.finish_reason != FinishReason::kNone) fail("TextStream ended without a stop", failing, delta.text, "");
       generated_text += delta.text;
     }
     generated_text += stream.finish().text;
-    if (certain + generated_text != whole) fail("TextStream: streamed text differs from decode", name, certain + generated_text, whole);
+    if (certain + generated_text != whole)
+      fail("TextStream: streamed text differs from decode", failing, certain + generated_text, whole);
   }
 
   // With stop strings cut from the generated text (at character boundaries): the stream ends where
@@ -227,8 +244,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       got += delta.text;
       stopped = delta.finish_reason == FinishReason::kStop;
     }
-    if (!stopped) fail("TextStream: a stop string in the text did not stop it", name, got, want);
-    if (got != want) fail("TextStream: text up to the stop string differs", name, got, want);
+    if (!stopped) fail("TextStream: a stop string in the text did not stop it", failing, got, want);
+    if (got != want) fail("TextStream: text up to the stop string differs", failing, got, want);
   }
   return 0;
 }

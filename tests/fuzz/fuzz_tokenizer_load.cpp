@@ -25,7 +25,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const Tokenizer& tokenizer = *loaded;
 
   // What loaded runs every stage: normalizer, pre-tokenizer, model, post-processor, decoder.
-  static const std::string kText = "Hello  world,\tthe <s> <|im_start|> 12345 na\xC3\xAFve \xE6\xBC\xA2\xE5\xAD\x97 \xF0\x9F\x99\x82\n\n";
+  static const std::string kText =
+      "Hello  world,\tthe <s> <|im_start|> 12345 na\xC3\xAFve \xE6\xBC\xA2\xE5\xAD\x97 \xF0\x9F\x99\x82\n\n";
   std::vector<TokenId> ids = tokenizer.encode(kText, {.add_special_tokens = true});
   std::string decoded = tokenizer.decode(ids);
   tokenizer.decode(ids, {.skip_special_tokens = true});
