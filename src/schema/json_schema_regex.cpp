@@ -13,6 +13,7 @@
 #include <set>
 
 #include "base/json_string.hpp"
+#include "base/utf8.hpp"
 
 namespace textedge::detail {
 
@@ -897,12 +898,16 @@ Re SchemaCompiler::members(const Json& schema, const MemberStyle& style) {
     // A name other than the declared ones (trie complement), then any value.
     Re v = sh.extras ? value_at_depth(*sh.extras) : any(options_.any_depth);
     if (!v.never) {
-      struct Node { std::map<char, int> next; bool end = false; };
+      // The trie's edges are whole characters: a class or a literal never holds part of one.
+      struct Node { std::map<std::string, int> next; bool end = false; };
       std::vector<Node> trie(1);
       for (auto& n : names) {
         std::string e = json_escape(n);
         int at = 0;
-        for (char c : e) {
+        for (std::size_t i = 0; i < e.size();) {
+          std::size_t length = std::min<std::size_t>(utf8_length(static_cast<unsigned char>(e[i])), e.size() - i);
+          std::string c = e.substr(i, length);
+          i += length;
           auto it = trie[at].next.find(c);
           if (it == trie[at].next.end()) {
             trie[at].next[c] = static_cast<int>(trie.size());
@@ -923,8 +928,8 @@ Re SchemaCompiler::members(const Json& schema, const MemberStyle& style) {
         if (!trie[at].end) alts.push_back("");
         std::string excluded = "\"\\\\\\x00-\\x1F";
         for (auto& [c, child] : trie[at].next) {
-          if (c != '\\') excluded += regex_literal(std::string(1, c));
-          alts.push_back(regex_literal(std::string(1, c)) + rest(child));
+          if (c != "\\") excluded += regex_literal(c);
+          alts.push_back(regex_literal(c) + rest(child));
         }
         alts.push_back("[^" + excluded + "]" + "[^\"\\\\\\x00-\\x1F]*");
         std::string out;

@@ -208,6 +208,21 @@ TEST(JsonSchemaRegex, OptionalMembersStayLinear) {
   EXPECT_FALSE(m.matches(R"({"p3":true,})"));
 }
 
+// Other property names than the declared ones are spelled character by character; a name with
+// non-ASCII characters must not be cut into bytes (the regex would not be UTF-8 and would not
+// compile; found by tests/fuzz/fuzz_schema.cpp).
+TEST(JsonSchemaRegex, OtherPropertyNamesKeepNonAsciiCharactersWhole) {
+  FullMatch m(textedge::json_schema_regex(
+      R"({"type":"object","properties":{"é":{"type":"integer"},"éb":{"type":"null"},"日本":{"type":"boolean"}},)"
+      R"("additionalProperties":{"type":"string"}})"));
+  ASSERT_EQ(m.error(), "");
+  EXPECT_TRUE(m.matches(R"({"é":1})"));
+  EXPECT_TRUE(m.matches(R"({"é":1,"ü":"x"})"));
+  EXPECT_TRUE(m.matches(R"({"日":"y","ê":"z"})"));
+  EXPECT_FALSE(m.matches(R"({"é":"s"})"));
+  EXPECT_FALSE(m.matches(R"({"é":1,"é":2})"));  // a declared name is not another name
+}
+
 TEST(JsonSchemaRegex, StrictTreatsMissingAdditionalPropertiesAsFalse) {
   std::string schema = R"({"type":"object","properties":{"a":{"type":"integer"}}})";
   FullMatch loose(textedge::json_schema_regex(schema));
