@@ -47,7 +47,8 @@ std::string mixed_text(std::size_t bytes, bool with_unicode16) {
       "\u0645\u0631\u062d\u0628\u0627",
       "numbers 1234567 3.14159 1,000,000 \u0661\u0662\u0663 \u217b \u00bd \u00b2\u00b3",
   };
-  const char* unicode16 = "new: \u1c89\u1c8a \U00010D50\U00010D70 \U0001E4D0x \U00011F00 \U00016130\U00016131 \U00031350";
+  const char* unicode16 =
+      "new: \u1c89\u1c8a \U00010D50\U00010D70 \U0001E4D0x \U00011F00 \U00016130\U00016131 \U00031350";
   std::string out;
   for (std::size_t k = 0; out.size() < bytes; ++k) {
     out += english;

@@ -72,15 +72,18 @@ TEST(Goldens, StampsRecordEveryInput) {
     std::vector<std::string> lines;  // line prefixes the stamp must hold
   };
   std::vector<Expected> expected = {
-      {"schema", {"jsonschema ", "python ", "tests/data/schema_cases.json ", "tools/reference/schema_goldens.py ",
-                  "scripts/goldens.sh "}},
+      {"schema",
+       {"jsonschema ", "python ", "tests/data/schema_cases.json ", "tools/reference/schema_goldens.py ",
+        "scripts/goldens.sh "}},
       {"corpus", {"python ", "scripts/make_corpus.py ", "scripts/goldens.sh ", "models/qwen3/tokenizer.json "}},
-      {"jinja", {"jinja2 ", "python ", "tests/data/jinja_cases.json ", "tests/data/chat_templates/",
-                 "models/llama3_1/tokenizer_config.json ", "tools/reference/jinja_env.py ",
-                 "tools/reference/jinja_goldens.py ", "scripts/goldens.sh "}},
-      {"chat", {"jinja2 ", "python ", "tests/data/chat_conversations.json ", "tests/data/chat_templates/",
-                "models/gemma3/tokenizer_config.json ", "src/chat/default_template.jinja ",
-                "tools/reference/chat_goldens.py ", "tools/reference/jinja_env.py ", "scripts/goldens.sh "}},
+      {"jinja",
+       {"jinja2 ", "python ", "tests/data/jinja_cases.json ", "tests/data/chat_templates/",
+        "models/llama3_1/tokenizer_config.json ", "tools/reference/jinja_env.py ", "tools/reference/jinja_goldens.py ",
+        "scripts/goldens.sh "}},
+      {"chat",
+       {"jinja2 ", "python ", "tests/data/chat_conversations.json ", "tests/data/chat_templates/",
+        "models/gemma3/tokenizer_config.json ", "src/chat/default_template.jinja ", "tools/reference/chat_goldens.py ",
+        "tools/reference/jinja_env.py ", "scripts/goldens.sh "}},
   };
   for (const auto& model : kModels) {
     expected.push_back({model,
@@ -129,8 +132,9 @@ TEST(Corpus, RefusedWhenAMachineCategoryFindsNothing) {
   if (run("unshare -rm true").status != 0) GTEST_SKIP() << "unprivileged user namespaces are not available here";
   const fs::path out = fs::path(testing::TempDir()) / "corpus_without_man_pages";
   fs::remove_all(out);
-  CommandResult r = run("unshare -rm sh -c 'mount -t tmpfs none /usr/share/man && python3 scripts/make_corpus.py --out " +
-              out.string() + "'");
+  CommandResult r =
+      run("unshare -rm sh -c 'mount -t tmpfs none /usr/share/man && python3 scripts/make_corpus.py --out " +
+          out.string() + "'");
   EXPECT_EQ(r.status, 1) << r.output;
   EXPECT_NE(r.output.find("man_en: English man pages"), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("man_*: translated man pages"), std::string::npos) << r.output;

@@ -179,7 +179,8 @@ TEST(JinjaGoldens, StrftimeNowFormatsThePinnedTimeOnBothSides) {
   const Golden* pinned_case = nullptr;
   for (auto& g : goldens().cases)
     if (g.name == "chat/strftime_now_pinned") pinned_case = &g;
-  ASSERT_NE(pinned_case, nullptr) << "chat/strftime_now_pinned is missing from the goldens (tests/data/jinja_cases.json)";
+  ASSERT_NE(pinned_case, nullptr)
+      << "chat/strftime_now_pinned is missing from the goldens (tests/data/jinja_cases.json)";
   ASSERT_TRUE(pinned_case->ok) << pinned_case->message;
   EXPECT_EQ(pinned_case->output, want) << "Jinja2's strftime_now() did not format the pinned time";
   EXPECT_EQ(render(pinned_case->template_source, pinned_case->context, pinned()), want);
