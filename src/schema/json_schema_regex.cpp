@@ -920,23 +920,42 @@ Re SchemaCompiler::members(const Json& schema, const MemberStyle& style) {
         trie[at].end = true;
       }
       std::string any_char = string_char();
-      // Name characters after trie node `at` such that the name is not a declared one. Escapes
-      // (other than those the names themselves use) are not allowed here, so "\u0061" cannot
-      // spell a declared "a" (docs/schema.md).
-      std::function<std::string(int)> rest = [&](int at) -> std::string {
-        std::vector<std::string> alts;
-        if (!trie[at].end) alts.push_back("");
-        std::string excluded = "\"\\\\\\x00-\\x1F";
-        for (auto& [c, child] : trie[at].next) {
-          if (c != "\\") excluded += regex_literal(c);
-          alts.push_back(regex_literal(c) + rest(child));
-        }
-        alts.push_back("[^" + excluded + "]" + "[^\"\\\\\\x00-\\x1F]*");
-        std::string out;
-        for (auto& a : alts) out += (out.empty() && &a == &alts[0] ? "" : "|") + a;
-        return group(out);
+      // The name characters after each trie node such that the name is not a declared one: a
+      // group of alternatives, "" (when no name ends there), each next character followed by its
+      // node's group, and any other character followed by anything. Escapes (other than those the
+      // names themselves use) are not allowed here, so "\u0061" cannot spell a declared "a"
+      // (docs/schema.md). Written depth first into one string without recursion: a name may be
+      // long, and each of its characters nests one group deeper.
+      std::string key = "\"";
+      if (names.empty()) key += any_char + "*";
+      struct Open {
+        int node;
+        std::map<std::string, int>::const_iterator next;  // the next child to write
+        int alternatives;                                 // written so far
+        std::string last;                                 // the other-character alternative
       };
-      std::string key = names.empty() ? "\"" + any_char + "*\"" : "\"" + rest(0) + "\"";
+      std::vector<Open> open;
+      auto enter = [&](int at) {
+        std::string excluded = "\"\\\\\\x00-\\x1F";
+        for (auto& [c, child] : trie[at].next)
+          if (c != "\\") excluded += regex_literal(c);
+        key += "(?:";
+        open.push_back({at, trie[at].next.begin(), trie[at].end ? 0 : 1, "[^" + excluded + "][^\"\\\\\\x00-\\x1F]*"});
+      };
+      if (!names.empty()) enter(0);
+      while (!open.empty()) {
+        Open& o = open.back();
+        if (o.alternatives++) key += '|';
+        if (o.next == trie[o.node].next.end()) {
+          key += o.last + ")";
+          open.pop_back();
+        } else {
+          auto [c, child] = *o.next++;
+          key += regex_literal(c);
+          enter(child);
+        }
+      }
+      key += "\"";
       extra = Re{key + colon() + v.s};
     }
   }
