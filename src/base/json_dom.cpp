@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cmath>
 #include <cstdio>
 #include <algorithm>
 #include <cstring>
@@ -64,8 +65,11 @@ std::string_view Json::str() const {
 std::int64_t Json::integer() const {
   std::int64_t v;
   if (element_.get_int64().get(v)) {
+    // An integral float (1.0, as serde accepts) within int64's range; the range is checked before
+    // the cast, which would be undefined beyond it.
+    constexpr double kTwoTo63 = 9223372036854775808.0;
     double d;
-    if (!element_.get_double().get(d) && d == static_cast<double>(static_cast<std::int64_t>(d)))
+    if (!element_.get_double().get(d) && d >= -kTwoTo63 && d < kTwoTo63 && d == std::trunc(d))
       return static_cast<std::int64_t>(d);
     fail(std::string("expected an integer, found ") + kind_name(element_.type()));
   }

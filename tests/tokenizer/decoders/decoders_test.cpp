@@ -474,6 +474,20 @@ INSTANTIATE_TEST_SUITE_P(
                     R"({"type":"Metaspace","replacement":"▁","prepend_scheme":null})", R"({"type":"Metaspace"})",
                     R"({"type":"Metaspace","replacement":"ab"})", R"({"type":"Metaspace","replacement":""})"));
 
+// A count as a float beyond int64 is refused as not an integer (it was cast to one, which is
+// undefined; found by tests/fuzz/fuzz_tokenizer_load.cpp under UBSan).
+TEST(InvalidDecoderMessage, CountBeyond64BitsIsNotAnInteger) {
+  for (std::string start : {"2.2e63", "9.3e18", "-1e300"}) {
+    try {
+      make_decoder(R"({"type":"Strip","content":" ","start":)" + start + R"(,"stop":0})");
+      FAIL() << "expected LoadError for " << start;
+    } catch (const LoadError& e) {
+      EXPECT_NE(std::string(e.what()).find("$.start: expected an integer, found number"), std::string::npos)
+          << e.what();
+    }
+  }
+}
+
 TEST(InvalidDecoderMessage, NamesFileAndPath) {
   try {
     make_decoder(R"({"type":"Sequence","decoders":[{"type":"Fuse"},{"type":"Strip","content":"ab","start":1,"stop":0}]})");
