@@ -181,6 +181,20 @@ bool parse_int(const std::string& str, std::int64_t base, std::int64_t& out) {
   return true;
 }
 
+// Python's round(v, precision) of an int for precision < 0: the nearest multiple of 10^-precision,
+// ties to even, exactly (in 128 bits; a result beyond 64 bits is the engine's OverflowError).
+std::int64_t round_int(std::int64_t v, std::int64_t precision) {
+  if (precision < -19) return 0;  // |v| < 10^20 / 2
+  __int128 m = 1;
+  for (std::int64_t k = 0; k < -precision; ++k) m *= 10;
+  __int128 x = v, rem = x % m;
+  if (rem < 0) rem += m;
+  __int128 r = x - rem;  // the multiple below x
+  if (2 * rem > m || (2 * rem == m && (r / m) % 2 != 0)) r += m;
+  if (r > INT64_MAX || r < INT64_MIN) raise("OverflowError", "integer too large");
+  return static_cast<std::int64_t>(r);
+}
+
 Value python_round(double x, std::int64_t digits) {
   if (std::isnan(x) || std::isinf(x)) return Value(x);
   if (digits > 300) return Value(x);
@@ -651,8 +665,7 @@ bool call_filter(Renderer& r, std::string_view filter_name, const Value& v, Args
         if (precision >= 0) {
           out = Value(v.as_int());
         } else {
-          double p = std::pow(10.0, static_cast<double>(-precision));
-          out = Value(static_cast<std::int64_t>(std::nearbyint(static_cast<double>(v.as_int()) / p) * p));
+          out = Value(round_int(v.as_int(), precision));
         }
       } else {
         out = python_round(v.as_float(), precision);

@@ -631,6 +631,18 @@ std::string python_format(const std::string& f, const Args& args) {
   return out;
 }
 
+namespace {
+// int(x) for %d of a float: NaN and infinities fail as in Python; beyond 64 bits is the engine's
+// OverflowError (the cast would be undefined).
+std::int64_t float_to_int(double x) {
+  if (std::isnan(x)) raise("ValueError", "cannot convert float NaN to integer");
+  if (std::isinf(x)) raise("OverflowError", "cannot convert float infinity to integer");
+  double t = std::trunc(x);
+  if (t < -9223372036854775808.0 || t >= 9223372036854775808.0) raise("OverflowError", "integer too large");
+  return static_cast<std::int64_t>(t);
+}
+}  // namespace
+
 Value string_format_percent(const std::string& f, const Value& arg) {
   std::vector<Value> positional;
   const Value* mapping = nullptr;
@@ -726,7 +738,7 @@ Value string_format_percent(const std::string& f, const Value& arg) {
       case 'i':
       case 'u': {
         if (!v.is_number()) raise("TypeError", std::string("%") + type + " format: a real number is required, not " + v.type_name());
-        Value iv = v.is_float() ? Value(static_cast<std::int64_t>(std::trunc(v.as_float()))) : Value(v.as_int());
+        Value iv = v.is_float() ? Value(float_to_int(v.as_float())) : Value(v.as_int());
         Spec s2 = sp;
         s2.type = 'd';
         s2.precision = -1;
