@@ -4,6 +4,7 @@
 #include <utf8proc.h>
 
 #include "base/utf8.hpp"
+#include "tokenizer/models/bpe.hpp"
 #include "tokenizer/normalizers/normalizer.hpp"
 
 namespace textedge::detail {
@@ -129,7 +130,7 @@ void AddedTokenMatcher::split(std::string_view text, FunctionRef<void(std::size_
   if (emitted < text.size()) on_text(emitted, text.size());
 }
 
-void AddedVocabulary::load(const Json& added_tokens, const Normalizer* normalizer) {
+void AddedVocabulary::load(const Json& added_tokens, const Normalizer* normalizer, std::size_t model_tokens) {
   for (const Json& entry : added_tokens.array()) {
     AddedToken t;
     std::int64_t id = entry.get("id").integer();
@@ -150,6 +151,9 @@ void AddedVocabulary::load(const Json& added_tokens, const Normalizer* normalize
     by_content_.insert(t.content, t.id);
     if (t.special) special_contents_.insert(t.content, 1);
   }
+  if (max_id_plus_one_ > model_tokens + tokens_.size() + kMaxTokenIdGap)
+    added_tokens.fail("token id " + std::to_string(max_id_plus_one_ - 1) + " lies too far beyond the " +
+                      std::to_string(model_tokens + tokens_.size()) + " tokens (ids must stay dense)");
   index_by_id_.assign(max_id_plus_one_, -1);
   for (std::size_t i = 0; i < tokens_.size(); ++i) index_by_id_[tokens_[i].id] = static_cast<std::int32_t>(i);
 

@@ -59,8 +59,9 @@ class AddedTokenMatcher {
 class AddedVocabulary {
  public:
   // Reads "added_tokens"; `normalizer` (may be null) normalizes the patterns of normalized
-  // tokens, as the reference does.
-  void load(const Json& added_tokens, const Normalizer* normalizer);
+  // tokens, as the reference does. `model_tokens` is the model's vocabulary size (ids must stay
+  // dense: kMaxTokenIdGap).
+  void load(const Json& added_tokens, const Normalizer* normalizer, std::size_t model_tokens);
 
   const std::vector<AddedToken>& tokens() const { return tokens_; }
   const AddedToken* by_id(TokenId id) const;

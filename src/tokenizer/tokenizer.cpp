@@ -108,7 +108,7 @@ std::shared_ptr<Tokenizer::Impl> build(const JsonDocument& doc, const std::strin
   bool byte_level = impl->pre_tokenizer && impl->pre_tokenizer->is_byte_level();
   impl->model = BpeModel::from_json(model, byte_level, lists);
 
-  if (auto a = root.find("added_tokens")) impl->added.load(*a, impl->normalizer.get());
+  if (auto a = root.find("added_tokens")) impl->added.load(*a, impl->normalizer.get(), impl->model.vocab_size());
   if (auto p = root.find("post_processor")) impl->post_processor = post_processor_from_json(*p);
   if (auto d = root.find("decoder")) impl->decoder = decoder_from_json(*d);
 

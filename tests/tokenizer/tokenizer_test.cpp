@@ -76,6 +76,24 @@ TEST(TokenizerLoad, WrongFieldTypeNamesPath) {
   EXPECT_EQ(e.json_path(), "$.model.vocab.a");
 }
 
+// Ids index per-id tables: a tiny file with one huge id is refused instead of allocating gigabytes
+// (found by tests/fuzz/fuzz_tokenizer_load.cpp: an id near 10^9 asked for 16 GB). Ids a little
+// beyond the count (gaps) still load.
+TEST(TokenizerLoad, IdsFarBeyondTheTokenCountAreRefused) {
+  auto e = expect_load_error(
+      [] { Tokenizer::from_json(R"({"model":{"type":"BPE","vocab":{"a":0,"b":50000000},"merges":[]}})", "x.json"); });
+  EXPECT_EQ(e.json_path(), "$.model.vocab");
+  EXPECT_NE(std::string(e.what()).find("token id 50000000 lies too far beyond the 2 tokens"), std::string::npos)
+      << e.what();
+  e = expect_load_error([] {
+    Tokenizer::from_json(tiny_with(R"(,"added_tokens":[{"id":50000000,"content":"<x>","special":true}])"), "x.json");
+  });
+  EXPECT_EQ(e.json_path(), "$.added_tokens");
+  EXPECT_EQ(
+      Tokenizer::from_json(tiny_with(R"(,"added_tokens":[{"id":1000,"content":"<x>","special":true}])")).vocab_size(),
+      1001u);
+}
+
 TEST(TokenizerLoad, ConfigWithIntegerBeyond64Bits) {
   // transformers writes model_max_length = 1000000000000000019884624838656.
   auto tok = Tokenizer::load(model_path("llama2"));

@@ -148,6 +148,9 @@ BpeModel BpeModel::from_json(const Json& model, bool byte_level, const BpeLists*
     max_id = std::max<std::size_t>(max_id, t.id);
     key_bytes += t.text.size();
   }
+  if (max_id >= lists.vocab.size() + kMaxTokenIdGap)
+    model.get("vocab").fail("token id " + std::to_string(max_id) + " lies too far beyond the " +
+                            std::to_string(lists.vocab.size()) + " tokens (ids must stay dense)");
   std::size_t size = lists.vocab.empty() ? 0 : max_id + 1;
   HugeVector<std::string_view> tokens(size);
   run_in_parallel(

@@ -17,6 +17,11 @@ namespace textedge::detail {
 
 struct BpeLists;
 
+// Ids index textedge's per-id tables, so a tokenizer's ids must stay dense: the largest may lie at
+// most this far beyond the number of tokens (a small hostile file could otherwise ask for
+// gigabytes; the reference keeps ids in hash maps and has no such limit).
+inline constexpr std::size_t kMaxTokenIdGap = std::size_t{1} << 20;
+
 class BpeModel {
  public:
   // `byte_level`: the pre-tokenizer is ByteLevel, so words arrive as raw bytes and each byte
