@@ -1,6 +1,6 @@
 // The schema compiler: any text as a JSON Schema (json_schema_regex) or a tools array
 // (tool_call_pattern) gives a regex or throws SchemaError, and every regex it gives compiles in
-// PCRE2's UTF mode (only "too large" or "nested too deeply" may refuse it).
+// PCRE2's UTF mode (only PCRE2's size limits may refuse it).
 //
 // Input: [0] bit 0 tools array or schema, bit 1 strict, bits 2-3 max_depth, bits 4-5 any_depth
 // (0-2), bit 6 parallel, bit 7 the call of one tool by name; [1] the format; then the JSON.
@@ -32,8 +32,10 @@ void check_compiles(const std::string& pattern) {
     pcre2_code_free(code);
     return;
   }
+  // PCRE2's own size limits (a regex for a big schema, a deep one, a count like minItems 10^10
+  // beyond its 65535 per quantifier) refuse valid regexes; other errors are textedge's.
   if (error == PCRE2_ERROR_PATTERN_TOO_LARGE || error == PCRE2_ERROR_PARENTHESES_NEST_TOO_DEEP ||
-      error == PCRE2_ERROR_HEAP_FAILED)
+      error == PCRE2_ERROR_HEAP_FAILED || error == PCRE2_ERROR_QUANTIFIER_TOO_BIG)
     return;
   PCRE2_UCHAR message[256];
   pcre2_get_error_message(error, message, sizeof message);
