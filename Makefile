@@ -56,11 +56,11 @@ bench-stream: build
 	@bash scripts/bench_stream.sh
 
 # The libFuzzer targets of tests/fuzz/ (clang-14, AddressSanitizer + UBSan, in build-fuzz): each
-# runs FUZZ_SECONDS from a scratch copy of its corpus; fuzz-regress runs each once over its corpus
+# runs FUZZ_SECONDS (or FUZZ_RUNS executions, when set) from a scratch copy of its corpus; fuzz-regress runs each once over its corpus
 # and the inputs of past crashes. Any crash, sanitizer report or timeout fails.
 FUZZ_SECONDS ?= 60
 fuzz: setup
-	@FUZZ_SECONDS=$(FUZZ_SECONDS) bash scripts/fuzz.sh run
+	@FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_RUNS=$(FUZZ_RUNS) bash scripts/fuzz.sh run
 
 fuzz-regress: setup
 	@bash scripts/fuzz.sh regress

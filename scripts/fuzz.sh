@@ -2,8 +2,9 @@
 # The libFuzzer targets (tests/fuzz/): installs clang-14 and libclang-rt-14-dev when missing
 # (idempotent, as setup.sh), builds them in FUZZ_BUILD_DIR (default build-fuzz) with
 # AddressSanitizer and UndefinedBehaviorSanitizer, then
-#   scripts/fuzz.sh run [TARGET...]      fuzzes each target for FUZZ_SECONDS (default 60), starting
-#                                        from a scratch copy of its corpus (the repo is not written)
+#   scripts/fuzz.sh run [TARGET...]      fuzzes each target for FUZZ_SECONDS (default 60), or for
+#                                        FUZZ_RUNS executions when that is set, starting from a
+#                                        scratch copy of its corpus (the repo is not written)
 #   scripts/fuzz.sh regress [TARGET...]  runs each target once over its corpus and
 #                                        tests/fuzz/regressions/<target>/ (quick: for CI)
 # Any crash, sanitizer report, timeout (FUZZ_TIMEOUT seconds for one input, default 10) or
@@ -54,7 +55,8 @@ for t in "${targets[@]}"; do
     # libFuzzer adds what it finds to the first directory only: a scratch copy of the corpus.
     scratch=$(mktemp -d)
     cp -r "tests/fuzz/corpus/$t/." "$scratch/"
-    "$build/tests/fuzz/$t" "${flags[@]}" -max_total_time="$seconds" "$scratch" "${seeds[@]}" 2>"$build/artifacts/$t.log" ||
+    if [ -n "${FUZZ_RUNS:-}" ]; then limit=(-runs="$FUZZ_RUNS"); else limit=(-max_total_time="$seconds"); fi
+    "$build/tests/fuzz/$t" "${flags[@]}" "${limit[@]}" "$scratch" "${seeds[@]}" 2>"$build/artifacts/$t.log" ||
       { tail -n 60 "$build/artifacts/$t.log"; failed+=("$t"); }
     rm -rf "$scratch"
   fi
