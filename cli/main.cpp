@@ -1,5 +1,5 @@
 // textedge command-line tool: encode, decode, stream, info, render, parse, schema-regex,
-// tool-regex, bench encode|decode|stream|render. Each command takes only its own flags (its
+// tool-regex, serve, bench encode|decode|stream|render. Each command takes only its own flags (its
 // table in kCommands says where each goes); anything else is a usage error (exit 2).
 // Output formats are a contract other tools rely on; see README.md.
 #include <simdjson.h>
@@ -23,6 +23,7 @@
 #include "read_input.hpp"
 #include "render_command.hpp"
 #include "schema_commands.hpp"
+#include "server/server.hpp"
 #include "textedge/textedge.hpp"
 
 namespace {
@@ -46,6 +47,7 @@ struct Args {
   textedge::cli::SchemaCommand schema;
   textedge::cli::RenderCommand render;
   textedge::cli::ParseCommand parse;
+  textedge::server::ServerOptions serve;
 };
 
 // A flag value that does not parse: the message says what was expected and what came.
@@ -140,11 +142,40 @@ const Flag kParseTools{"--tools", true, [](Args& a, V v) { a.parse.tools = v; }}
 const Flag kWhole{"--whole", false, [](Args& a, V) { a.parse.whole = true; }};
 const Flag kNoPartialCalls{"--no-partial-calls", false, [](Args& a, V) { a.parse.no_partial_calls = true; }};
 const Flag kList{"--list", false, [](Args& a, V) { a.parse.list = true; }};
+// serve
+double parse_rate(const std::string& v) {
+  char* end = nullptr;
+  double r = std::strtod(v.c_str(), &end);
+  if (v.empty() || *end || !(r >= 0 && r <= 1e9)) throw BadValue("needs a number >= 0, got '" + v + "'");
+  return r;
+}
+const Flag kEngine{"--engine", true, [](Args& a, V v) { a.serve.engine = v; }};
+const Flag kHost{"--host", true, [](Args& a, V v) { a.serve.host = v; }};
+const Flag kPort{"--port", true, [](Args& a, V v) { a.serve.port = static_cast<unsigned short>(parse_count(v, 65535)); }};
+const Flag kServedName{"--served-model-name", true, [](Args& a, V v) { a.serve.served_model_name = v; }};
+const Flag kToolParser{"--tool-call-parser", true, [](Args& a, V v) { a.serve.tool_call_parser = v; }};
+const Flag kReasoningParser{"--reasoning-parser", true, [](Args& a, V v) { a.serve.reasoning_parser = v; }};
+const Flag kApiKey{"--api-key", true, [](Args& a, V v) { a.serve.api_key = v; }};
+const Flag kMaxConcurrent{"--max-concurrent", true, [](Args& a, V v) { a.serve.max_concurrent = parse_count(v, 1 << 20, 1); }};
+const Flag kMaxQueue{"--max-queue", true, [](Args& a, V v) { a.serve.max_queue = parse_count(v, 1 << 24); }};
+const Flag kMaxBody{"--max-body-bytes", true, [](Args& a, V v) { a.serve.max_body_bytes = parse_count(v, std::size_t{1} << 32, 1024); }};
+const Flag kMaxBuffered{"--max-buffered-bytes", true,
+                        [](Args& a, V v) { a.serve.max_buffered_bytes = parse_count(v, std::size_t{1} << 32, 1024); }};
+const Flag kServeThreads{"--threads", true, [](Args& a, V v) { a.serve.threads = static_cast<unsigned>(parse_count(v, 256, 1)); }};
+const Flag kScriptedRate{"--scripted-rate", true, [](Args& a, V v) { a.serve.scripted_rate = parse_rate(v); }};
+const Flag kGrace{"--shutdown-grace", true, [](Args& a, V v) { a.serve.shutdown_grace_seconds = parse_rate(v); }};
+const Flag kNoLog{"--no-request-log", false, [](Args& a, V) { a.serve.log_requests = false; }};
 
 void write(const std::string& s) { std::fwrite(s.data(), 1, s.size(), stdout); }
 
 double seconds_since(std::chrono::steady_clock::time_point t) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
+}
+
+int run_serve(Args& a) {
+  if (a.serve.engine.empty()) throw UsageError("serve needs --engine llamacpp://HOST:PORT or scripted:FILE");
+  a.serve.model_dir = a.model;
+  return textedge::server::run_server(a.serve);
 }
 
 int run_encode(Args& a) {
@@ -686,6 +717,21 @@ const std::vector<Command>& commands() {
 )",
        .flags = {kToolsFile, kToolFormat, kToolName, kParallel, kAnyDepth, kMaxDepth},
        .run = run_tool_regex},
+      {.name = "serve",
+       .usage = R"(  textedge serve -m MODEL --engine ENGINE [--host 127.0.0.1] [--port 8000]
+                 [--served-model-name NAME] [--tool-call-parser NAME|auto|none]
+                 [--reasoning-parser NAME|auto|none] [--api-key KEY] [--max-concurrent N]
+                 [--max-queue N] [--max-body-bytes N] [--max-buffered-bytes N] [--threads N]
+                 [--scripted-rate TOKENS_PER_S] [--shutdown-grace SECONDS] [--no-request-log]
+      an OpenAI-compatible server (docs/serving.md): /v1/chat/completions, /v1/completions,
+      /v1/models, /tokenize, /detokenize, /health, /metrics. ENGINE is llamacpp://HOST:PORT
+      (llama.cpp's llama-server, driven by token ids) or scripted:FILE (a built-in test engine
+      answering from a JSONL file of {"match", "text"} at --scripted-rate tokens/s).
+)",
+       .flags = {kModel, kEngine, kHost, kPort, kServedName, kToolParser, kReasoningParser, kApiKey, kMaxConcurrent,
+                 kMaxQueue, kMaxBody, kMaxBuffered, kServeThreads, kScriptedRate, kGrace, kNoLog},
+       .needs_model = true,
+       .run = run_serve},
       {.name = "bench encode",
        .usage = R"(  textedge bench encode -m MODEL FILE [--threads N] [--add-special-tokens] [--lossy-utf8]
       one JSON line: MBps, tokens, bytes, seconds per round, load_ms, threads, rounds.

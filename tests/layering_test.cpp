@@ -1,5 +1,5 @@
 // The layers of src/ are folders, each including only the folders below it, in the order a
-// request crosses them: base, tokenizer, streaming, chat, schema, parsers (then the CLI).
+// request crosses them: base, tokenizer, streaming, chat, schema, parsers, server (then the CLI).
 // Every quoted include in src/, include/ and cli/ is read; one that reaches a layer above its
 // own file's fails with the file and line. Internal includes are written from src/
 // ("tokenizer/models/bpe.hpp"), so the first folder of an include is its layer.
@@ -18,7 +18,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-const std::vector<std::string> kLayers = {"base", "tokenizer", "streaming", "chat", "schema", "parsers", "cli"};
+const std::vector<std::string> kLayers = {"base", "tokenizer", "streaming", "chat", "schema", "parsers", "server", "cli"};
 
 // The public headers, each in the layer whose API it declares.
 const std::map<std::string, std::string> kPublicHeaders = {

@@ -65,6 +65,8 @@ class TEXTEDGE_API ChatTemplate {
   // Top-level variables the template reads that apply() never sets: what chat_template_kwargs
   // can usefully carry (e.g. "enable_thinking"), so a server can keep only those.
   std::vector<std::string> extra_variables() const;
+  // The source of the template called `name` (empty: the first). Throws Error for an unknown name.
+  const std::string& source(const std::string& name = "") const;
   // Names of the templates (one "default" for a single template).
   std::vector<std::string> names() const;
   const ChatSpecialTokens& special_tokens() const;

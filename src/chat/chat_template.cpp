@@ -139,6 +139,12 @@ struct ChatTemplate::Impl {
     }
   }
   std::string origin;
+  std::vector<std::string> sources;  // beside templates
+
+  void add(std::string name, std::string_view source, const std::string& template_origin) {
+    templates.emplace_back(std::move(name), jinja::Template::compile(source, template_origin));
+    sources.emplace_back(source);
+  }
 
   const jinja::Template& choose(const ChatOptions& options, bool has_tools) const {
     auto find = [&](std::string_view name) -> const jinja::Template* {
@@ -165,7 +171,7 @@ ChatTemplate ChatTemplate::from_string(std::string_view source, ChatSpecialToken
   auto impl = std::make_shared<Impl>();
   impl->origin = name;
   impl->special = std::move(special_tokens);
-  impl->templates.emplace_back("default", jinja::Template::compile(source, name));
+  impl->add("default", source, name);
   impl->make_special_values();
   return ChatTemplate(std::move(impl));
 }
@@ -198,25 +204,23 @@ ChatTemplate ChatTemplate::load(const std::string& model_dir) {
   fs::path jinja_file = dir / "chat_template.jinja";
   if (fs::exists(jinja_file)) {
     impl->origin = jinja_file.string();
-    impl->templates.emplace_back("default", jinja::Template::compile(detail::read_file(impl->origin), impl->origin));
+    impl->add("default", detail::read_file(impl->origin), impl->origin);
   } else if (config && config->root().find("chat_template")) {
     detail::Json t = config->root().get("chat_template");
     impl->origin = config_path.string();
     if (t.is_string()) {
-      impl->templates.emplace_back("default", jinja::Template::compile(t.str(), impl->origin));
+      impl->add("default", t.str(), impl->origin);
     } else if (t.is_array()) {
       for (const auto& entry : t.array())
-        impl->templates.emplace_back(
-            std::string(entry.get("name").str()),
-            jinja::Template::compile(entry.get("template").str(),
-                                     impl->origin + " (" + std::string(entry.get("name").str()) + ")"));
+        impl->add(std::string(entry.get("name").str()), entry.get("template").str(),
+                  impl->origin + " (" + std::string(entry.get("name").str()) + ")");
       if (impl->templates.empty()) t.fail("expected at least one named template");
     } else {
       t.fail("expected a template string or a list of {name, template}");
     }
   } else {
     impl->origin = "textedge default chat template";
-    impl->templates.emplace_back("default", jinja::Template::compile(kDefaultTemplate, impl->origin));
+    impl->add("default", kDefaultTemplate, impl->origin);
   }
   impl->make_special_values();
   return ChatTemplate(std::move(impl));
@@ -348,6 +352,13 @@ std::vector<std::string> ChatTemplate::extra_variables() const {
 }
 
 const ChatSpecialTokens& ChatTemplate::special_tokens() const { return impl_->special; }
+
+const std::string& ChatTemplate::source(const std::string& name) const {
+  for (std::size_t i = 0; i < impl_->templates.size(); ++i) {
+    if (name.empty() || impl_->templates[i].first == name) return impl_->sources[i];
+  }
+  throw Error(impl_->origin + ": no chat template named \"" + name + "\"");
+}
 
 std::vector<std::string> ChatTemplate::names() const {
   std::vector<std::string> out;
