@@ -4,7 +4,7 @@ BUILD_DIR ?= build
 JOBS ?= $(shell nproc)
 MAKEFLAGS += --no-print-directory
 
-.PHONY: all setup build test test-sanitize test-tsan demo bench bench-stream fuzz fuzz-regress clean
+.PHONY: all setup build engine test test-sanitize test-tsan demo bench bench-stream fuzz fuzz-regress clean
 
 all: build
 
@@ -15,23 +15,32 @@ build: setup
 	@cmake -S . -B $(BUILD_DIR) -DCMAKE_BUILD_TYPE=Release >/dev/null
 	@cmake --build $(BUILD_DIR) -j $(JOBS)
 
+# The real engine (llama.cpp's llama-server, built once into a cache outside the repo) and its
+# random-weight Qwen3 model: scripts/engine.sh writes their paths to $(BUILD_DIR)/engine.env,
+# which the tests read.
+ENGINE_ENV = $(BUILD_DIR)/engine.env
+engine: setup
+	@mkdir -p $(BUILD_DIR)
+	@bash scripts/engine.sh > $(ENGINE_ENV).tmp && mv $(ENGINE_ENV).tmp $(ENGINE_ENV)
+WITH_ENGINE = set -a && . $(abspath $(ENGINE_ENV)) && set +a &&
+
 # Goldens come from the references (Hugging Face tokenizers, Jinja2, jsonschema) at test time,
 # into $(BUILD_DIR)/goldens where the tests read them, regenerated only when the corpus, the
 # models, the scripts or the references change.
-test: build
+test: build engine
 	@BUILD_DIR=$(BUILD_DIR) bash scripts/goldens.sh
-	@cd $(BUILD_DIR) && ctest --output-on-failure -j $(JOBS)
+	@cd $(BUILD_DIR) && $(WITH_ENGINE) ctest --output-on-failure -j $(JOBS)
 
 # The unit tests again under AddressSanitizer + UndefinedBehaviorSanitizer (any report fails the
 # test), reading the goldens `make test` made. The build goes to $(BUILD_DIR)-asan.
 SANITIZE_DIR ?= $(BUILD_DIR)-asan
-test-sanitize: build
+test-sanitize: build engine
 	@BUILD_DIR=$(BUILD_DIR) bash scripts/goldens.sh
 	@cmake -S . -B $(SANITIZE_DIR) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTEXTEDGE_SANITIZE=address,undefined \
 	  -DTEXTEDGE_BUILD_BENCHMARKS=OFF -DTEXTEDGE_GOLDENS_DIR=$(abspath $(BUILD_DIR))/goldens >/dev/null
 	@cmake --build $(SANITIZE_DIR) -j $(JOBS)
-	@cd $(SANITIZE_DIR) && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-	  ctest --output-on-failure -j $(JOBS)
+	@cd $(SANITIZE_DIR) && $(WITH_ENGINE) ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
+	  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 ctest --output-on-failure -j $(JOBS)
 
 # The tests that run threads (thread pool and encode_batch, StreamBatch, concurrent renders and
 # regexes, the reference tests' parallel encodes of one model) under ThreadSanitizer.

@@ -5,7 +5,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 apt_packages=(g++ cmake make pkg-config python3 nodejs npm
-  libsimdjson-dev libpcre2-dev libutf8proc-dev libgtest-dev libbenchmark-dev python3-jsonschema python3-jinja2)
+  libsimdjson-dev libpcre2-dev libutf8proc-dev libgtest-dev libbenchmark-dev python3-jsonschema python3-jinja2
+  libboost1.81-dev git python3-numpy python3-yaml)
 missing=()
 for p in "${apt_packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -5,6 +5,7 @@
 #include <charconv>
 #include <cmath>
 #include <limits>
+#include <regex>
 
 #include "base/json_string.hpp"
 #include "server/api_error.hpp"
@@ -99,7 +100,7 @@ void read_stop(object o, GenerationParams& p) {
     add(*stop, "stop");
   } else if (stop->is_array()) {
     std::size_t i = 0;
-    for (element s : stop->get_array().value_unsafe()) add(s, "stop[" + std::to_string(i++) + "]");
+    for (element s : array(stop->get_array().value_unsafe())) add(s, "stop[" + std::to_string(i++) + "]");
   } else {
     throw invalid_type("stop", "a string or an array of strings");
   }
@@ -177,16 +178,20 @@ void write_message(element message, std::size_t index, ContentFormat format, std
   if (!role) throw ApiError(400, "Missing required parameter: '" + field + ".role'.", field + ".role", "missing_required_parameter");
   std::string_view role_name = as_string(*role, field + ".role");
   out += '{';
-  bool first = true;
+  bool first = true, has_content = false;
   for (auto [key, value] : m) {
     if (!first) out += ',';
     first = false;
     detail::append_json_string(out, key);
     out += ':';
-    if (key == "content" && value.is_array()) {
+    if (key == "content") has_content = true;
+    if (key == "content" && value.is_null()) {
+      // As vLLM: a missing or null content is no parts, i.e. "" (or [] for list templates).
+      out += format == ContentFormat::kString ? "\"\"" : "[]";
+    } else if (key == "content" && value.is_array()) {
       std::string joined;
       std::size_t i = 0, texts = 0;
-      for (element part : value.get_array().value_unsafe()) {
+      for (element part : array(value.get_array().value_unsafe())) {
         std::string pfield = field + ".content[" + std::to_string(i++) + "]";
         object p = as_object(part, pfield);
         auto type = member(p, "type");
@@ -211,7 +216,7 @@ void write_message(element message, std::size_t index, ContentFormat format, std
       // OpenAI sends becomes an object, as vLLM does.
       out += '[';
       std::size_t i = 0;
-      for (element call : value.get_array().value_unsafe()) {
+      for (element call : array(value.get_array().value_unsafe())) {
         std::string cfield = field + ".tool_calls[" + std::to_string(i) + "]";
         if (i++) out += ',';
         object c = as_object(call, cfield);
@@ -228,7 +233,7 @@ void write_message(element message, std::size_t index, ContentFormat format, std
           }
           out += '{';
           bool ffirst = true;
-          for (auto [fkey, fvalue] : cvalue.get_object().value_unsafe()) {
+          for (auto [fkey, fvalue] : object(cvalue.get_object().value_unsafe())) {
             if (!ffirst) out += ',';
             ffirst = false;
             detail::append_json_string(out, fkey);
@@ -254,6 +259,7 @@ void write_message(element message, std::size_t index, ContentFormat format, std
       out += simdjson::minify(value);
     }
   }
+  if (!has_content) out += format == ContentFormat::kString ? ",\"content\":\"\"" : ",\"content\":[]";
   out += '}';
 }
 
@@ -299,7 +305,7 @@ std::string read_tools(object o, std::string& out) {
 bool has_tool(object o, std::string_view name) {
   auto tools = member(o, "tools");
   if (!tools || !tools->is_array()) return false;
-  for (element tool : tools->get_array().value_unsafe()) {
+  for (element tool : array(tools->get_array().value_unsafe())) {
     element n;
     if (!tool.at_pointer("/function/name").get(n) && n.is_string() && n.get_string().value_unsafe() == name) return true;
   }
@@ -312,16 +318,14 @@ std::string_view prompt_text(element e, const std::string& field) { return as_st
 
 ContentFormat detect_content_format(std::string_view source) {
   // A template that loops over a message's content takes the list of parts (vLLM's "openai"
-  // format); the others read content as a string.
-  for (std::string_view loop : {"in message.content", "in message['content']", "in message[\"content\"]", "in content"}) {
-    if (source.find(loop) != std::string_view::npos) return ContentFormat::kOpenAI;
-  }
-  return ContentFormat::kString;
+  // format); the others read content as a string ("'</think>' in content" is a test, not a loop).
+  static const std::regex loop(R"(\bfor\s+\w+\s+in\s+(?:message\s*(?:\.\s*content|\[\s*['"]content['"]\s*\])|content)\b)");
+  return std::regex_search(source.begin(), source.end(), loop) ? ContentFormat::kOpenAI : ContentFormat::kString;
 }
 
 ChatRequest read_chat_request(std::string_view body, ContentFormat format, std::size_t vocab_size) {
   simdjson::dom::parser parser;
-  object o = parse_body(parser, body).get_object().value_unsafe();
+  object o(parse_body(parser, body).get_object().value_unsafe());
   ChatRequest r;
   read_params(o, r.params, vocab_size, true);
   r.messages_json = read_messages(o, format);
@@ -384,7 +388,7 @@ ChatRequest read_chat_request(std::string_view body, ContentFormat format, std::
 
 CompletionRequest read_completion_request(std::string_view body, std::size_t vocab_size) {
   simdjson::dom::parser parser;
-  object o = parse_body(parser, body).get_object().value_unsafe();
+  object o(parse_body(parser, body).get_object().value_unsafe());
   CompletionRequest r;
   read_params(o, r.params, vocab_size, false);
   auto prompt = member(o, "prompt");
@@ -400,16 +404,16 @@ CompletionRequest read_completion_request(std::string_view body, std::size_t voc
   if (prompt->is_string()) {
     r.prompts.push_back({std::string(prompt_text(*prompt, "prompt")), {}, false});
   } else if (prompt->is_array()) {
-    array list = prompt->get_array().value_unsafe();
+    array list(prompt->get_array().value_unsafe());
     if (list.size() == 0) throw invalid_value("prompt", "expected a non-empty prompt.");
-    element first = list.at(0).value_unsafe();
+    element first(list.at(0).value_unsafe());
     if (first.is_number()) {
       read_ids(list, "prompt");
     } else {
       std::size_t i = 0;
       for (element p : list) {
         std::string field = "prompt[" + std::to_string(i++) + "]";
-        if (p.is_array()) read_ids(p.get_array().value_unsafe(), field);
+        if (p.is_array()) read_ids(array(p.get_array().value_unsafe()), field);
         else r.prompts.push_back({std::string(prompt_text(p, field)), {}, false});
       }
     }
@@ -422,7 +426,7 @@ CompletionRequest read_completion_request(std::string_view body, std::size_t voc
 
 TokenizeRequest read_tokenize_request(std::string_view body, ContentFormat format) {
   simdjson::dom::parser parser;
-  object o = parse_body(parser, body).get_object().value_unsafe();
+  object o(parse_body(parser, body).get_object().value_unsafe());
   TokenizeRequest r;
   if (auto e = member(o, "model")) r.model = as_string(*e, "model");
   if (member(o, "messages")) {
@@ -444,7 +448,7 @@ TokenizeRequest read_tokenize_request(std::string_view body, ContentFormat forma
 
 DetokenizeRequest read_detokenize_request(std::string_view body, std::size_t vocab_size) {
   simdjson::dom::parser parser;
-  object o = parse_body(parser, body).get_object().value_unsafe();
+  object o(parse_body(parser, body).get_object().value_unsafe());
   DetokenizeRequest r;
   if (auto e = member(o, "model")) r.model = as_string(*e, "model");
   auto tokens = member(o, "tokens");
