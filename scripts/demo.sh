@@ -106,3 +106,8 @@ echo "== speed, side by side (one thread each, same text, same run)"
 MODELS="$(basename "$model")" bash scripts/bench_compare.sh
 MODELS="$(basename "$model")" bash scripts/bench_stream.sh 2>/dev/null
 MODELS="$(basename "$model")" bash scripts/bench_render.sh
+
+echo
+echo "== serving: textedge serve in front of llama.cpp's llama-server, through the official OpenAI client"
+eval "$(bash scripts/engine.sh)"
+LLAMA_SERVER=$LLAMA_SERVER ENGINE_MODEL=$ENGINE_MODEL TEXTEDGE_BIN=$te node scripts/demo_serve.mjs
