@@ -586,13 +586,13 @@ class Server {
     l.ttft = run->ttft;
     metrics_.generation_tokens += completion;
     metrics_.request_duration.observe(seconds_since(arrived));
-    if (run->disconnected) {
-      ++metrics_.client_disconnects;
+    if (run->overflow) {
+      ++metrics_.slow_client_aborts;
       l.status = 499;
       co_return false;
     }
-    if (run->overflow) {
-      ++metrics_.slow_client_aborts;
+    if (run->disconnected) {
+      ++metrics_.client_disconnects;
       l.status = 499;
       co_return false;
     }
@@ -672,7 +672,9 @@ class Server {
 
   void watch_disconnect(beast::tcp_stream& stream, const std::shared_ptr<Run>& run) {
     stream.socket().async_wait(tcp::socket::wait_read, [run, &stream](boost::system::error_code ec) {
-      if (run->finished) return;  // the request ended; the socket may be gone
+      // The request ended (the socket may be gone), or the wait was cancelled with the socket's
+      // other operations (a slow client cut off): not a disconnect.
+      if (run->finished || ec == asio::error::operation_aborted) return;
       boost::system::error_code ignored;
       if (ec || stream.socket().available(ignored) == 0) {
         run->disconnected = true;
