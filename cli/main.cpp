@@ -152,6 +152,7 @@ double parse_rate(const std::string& v) {
 const Flag kEngine{"--engine", true, [](Args& a, V v) { a.serve.engine = v; }};
 const Flag kHost{"--host", true, [](Args& a, V v) { a.serve.host = v; }};
 const Flag kPort{"--port", true, [](Args& a, V v) { a.serve.port = static_cast<unsigned short>(parse_count(v, 65535)); }};
+const Flag kChatTemplate{"--chat-template", true, [](Args& a, V v) { a.serve.chat_template = v; }};
 const Flag kServedName{"--served-model-name", true, [](Args& a, V v) { a.serve.served_model_name = v; }};
 const Flag kToolParser{"--tool-call-parser", true, [](Args& a, V v) { a.serve.tool_call_parser = v; }};
 const Flag kReasoningParser{"--reasoning-parser", true, [](Args& a, V v) { a.serve.reasoning_parser = v; }};
@@ -719,7 +720,7 @@ const std::vector<Command>& commands() {
        .run = run_tool_regex},
       {.name = "serve",
        .usage = R"(  textedge serve -m MODEL --engine ENGINE [--host 127.0.0.1] [--port 8000]
-                 [--served-model-name NAME] [--tool-call-parser NAME|auto|none]
+                 [--served-model-name NAME] [--chat-template FILE] [--tool-call-parser NAME|auto|none]
                  [--reasoning-parser NAME|auto|none] [--api-key KEY] [--max-concurrent N]
                  [--max-queue N] [--max-body-bytes N] [--max-buffered-bytes N] [--threads N]
                  [--scripted-rate TOKENS_PER_S] [--shutdown-grace SECONDS] [--no-request-log]
@@ -728,7 +729,7 @@ const std::vector<Command>& commands() {
       (llama.cpp's llama-server, driven by token ids) or scripted:FILE (a built-in test engine
       answering from a JSONL file of {"match", "text"} at --scripted-rate tokens/s).
 )",
-       .flags = {kModel, kEngine, kHost, kPort, kServedName, kToolParser, kReasoningParser, kApiKey, kMaxConcurrent,
+       .flags = {kModel, kEngine, kHost, kPort, kServedName, kChatTemplate, kToolParser, kReasoningParser, kApiKey, kMaxConcurrent,
                  kMaxQueue, kMaxBody, kMaxBuffered, kServeThreads, kScriptedRate, kGrace, kNoLog},
        .needs_model = true,
        .run = run_serve},

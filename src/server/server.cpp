@@ -14,6 +14,7 @@
 #include <set>
 #include <thread>
 
+#include "base/json_dom.hpp"
 #include "base/json_string.hpp"
 #include "server/api_error.hpp"
 #include "server/engine.hpp"
@@ -46,6 +47,7 @@ struct Model {
   std::string reasoning_open;  // e.g. "<think>": a prompt ending with it starts in reasoning
   ContentFormat content_format = ContentFormat::kString;
   std::size_t context = 0;
+  bool has_template = true;  // false: the model has none and none was given
 };
 
 // Requests generating at once, and a bounded queue of those waiting.
@@ -364,6 +366,15 @@ class Server {
     }
   }
 
+  void require_template() const {
+    // As vLLM (and transformers since 4.44): no default template, which would give the model a
+    // prompt in a format it was never trained on.
+    if (!model_.has_template) {
+      throw ApiError(400, "The model has no chat template (tokenizer_config.json or chat_template.jinja); start the server with "
+                          "--chat-template FILE, or use /v1/completions.", "messages", "no_chat_template");
+    }
+  }
+
   std::vector<TokenId> encode_prompt(std::string_view text, bool add_special) {
     auto t0 = Clock::now();
     EncodeOptions eo;
@@ -405,6 +416,7 @@ class Server {
                                    Clock::time_point arrived) {
     ChatRequest r = read_chat_request(req.body(), model_.content_format, model_.tokenizer.vocab_size());
     check_model(r.params.model);
+    require_template();
     ChatOptions co;
     co.add_generation_prompt = r.add_generation_prompt;
     co.continue_final_message = r.continue_final_message;
@@ -711,6 +723,7 @@ class Server {
     check_model(r.model);
     std::string text = r.prompt;
     if (!r.messages_json.empty()) {
+      require_template();
       ChatOptions co;
       co.add_generation_prompt = r.add_generation_prompt;
       co.continue_final_message = r.continue_final_message;
@@ -761,11 +774,18 @@ class Server {
 
 Model load_model(const ServerOptions& o) {
   Model m{Tokenizer::load(o.model_dir), ChatTemplate::load(o.model_dir), o.served_model_name, {}, {}, {}, 0};
+  if (!o.chat_template.empty()) {
+    m.chat = ChatTemplate::from_string(detail::read_file(o.chat_template), m.chat.special_tokens(), o.chat_template);
+  } else if (m.chat.source() == ChatTemplate::default_source()) {
+    m.has_template = false;
+    std::fprintf(stderr, "textedge serve: %s has no chat template: chat requests get 400 until one is given with --chat-template\n",
+                 o.model_dir.c_str());
+  }
   if (m.name.empty()) {
     std::filesystem::path p = std::filesystem::weakly_canonical(o.model_dir);
     m.name = p.filename().empty() ? p.parent_path().filename().string() : p.filename().string();
   }
-  DetectedFormat detected = detect_format(m.chat.source());
+  DetectedFormat detected = m.has_template ? detect_format(m.chat.source()) : DetectedFormat{};
   auto known = [](const std::vector<std::string>& names, const std::string& n) {
     return std::find(names.begin(), names.end(), n) != names.end();
   };

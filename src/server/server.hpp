@@ -13,6 +13,7 @@ struct ServerOptions {
   std::string host = "127.0.0.1";
   unsigned short port = 8000;          // 0: any free port (printed at start)
   std::string served_model_name;       // default: the model directory's last component
+  std::string chat_template;           // a template file instead of the model's
   std::string tool_call_parser = "auto";   // a format of list_formats(), "auto" or "none"
   std::string reasoning_parser = "auto";   // a reasoning format, "auto" or "none"
   std::string api_key;                 // empty: no authentication
