@@ -4,7 +4,7 @@ BUILD_DIR ?= build
 JOBS ?= $(shell nproc)
 MAKEFLAGS += --no-print-directory
 
-.PHONY: all setup build engine test test-sanitize test-tsan demo bench bench-stream fuzz fuzz-regress clean
+.PHONY: all setup build engine test test-sanitize test-tsan demo bench bench-stream fuzz fuzz-regress clean bench-serve
 
 all: build
 
@@ -76,3 +76,10 @@ fuzz-regress: setup
 
 clean:
 	rm -rf $(BUILD_DIR)
+
+# textedge serve's speed (scripts/bench_serve.sh, docs/performance.md "Serving"): capacity over the
+# scripted engine, side by side with llama-server's own frontend, the prompt path; writes
+# $(BUILD_DIR)/bench/serve.json, then its figures into docs/images/ (scripts/plot_serve.py).
+bench-serve: build engine
+	@$(WITH_ENGINE) BUILD_DIR=$(BUILD_DIR) bash scripts/bench_serve.sh
+	@/usr/bin/python3 scripts/plot_serve.py $(BUILD_DIR)/bench/serve.json docs/images
