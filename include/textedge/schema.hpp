@@ -1,7 +1,8 @@
-// JSON Schema -> regular expression, for constrained decoding; and the regex that forces a tool
-// call in a model's own wrapper syntax. See docs/schema.md for the supported keywords and the
-// whitespace policy. The regexes use no lookaround, backreference or lazy quantifier (a DFA can
-// run them) and are written over Unicode code points (compile them in UTF mode, e.g. PCRE2_UTF).
+// JSON Schema -> regular expression, for constrained decoding; the regex that forces a tool call
+// in a model's own wrapper syntax; and such regexes as llama.cpp GBNF grammars. See
+// docs/schema.md for the supported keywords and the whitespace policy. The regexes use no
+// lookaround, backreference or lazy quantifier (a DFA can run them) and are written over Unicode
+// code points (compile them in UTF mode, e.g. PCRE2_UTF).
 #pragma once
 
 #include <string>
@@ -34,5 +35,10 @@ TEXTEDGE_API std::string json_schema_regex(const std::string& schema_json, const
 // deepseek_v31, kimi_k2, glm45, pythonic). With `name`: that tool only.
 TEXTEDGE_API std::string tool_call_pattern(const std::string& tools_json, const std::string& format, const std::string& name = "",
                               bool parallel = false, const SchemaRegexOptions& options = {});
+
+// The GBNF grammar (llama.cpp's `grammar` field) whose rule `root` derives exactly the texts the
+// whole of `regex` matches, for regexes in the dialect the two functions above write (see
+// docs/schema.md). Throws SchemaError naming anything outside it and its byte offset in `regex`.
+TEXTEDGE_API std::string regex_to_gbnf(const std::string& regex);
 
 }  // namespace textedge
