@@ -482,6 +482,21 @@ TEST(RegexToGbnfEngine, SpecialTokenMarkers) {
   EXPECT_TRUE(Pcre(marked).full_match(s.content)) << "with preserved_tokens: " << s.content;
 }
 
+// Once the grammar is complete, only end-of-generation tokens are allowed; with "ignore_eos"
+// those are banned too, nothing is left, and llama-server fails the request (500, "Unexpected
+// empty grammar stack"). A server must not send ignore_eos with a grammar that can end.
+TEST(RegexToGbnfEngine, IgnoreEosFailsOnceTheGrammarIsComplete) {
+  auto* server = engine();
+  if (!server) return;
+  Sample s = complete(*server, regex_to_gbnf("ab"), 1, 8, {}, ", \"ignore_eos\": true");
+  EXPECT_EQ(s.status, 500) << s.body;
+  EXPECT_NE(s.body.find("empty grammar stack"), std::string::npos) << s.body;
+  s = complete(*server, regex_to_gbnf("ab"), 1, 8, {});
+  EXPECT_EQ(s.status, 200) << s.body;
+  EXPECT_EQ(s.content, "ab");
+  EXPECT_EQ(s.stop_type, "eos");
+}
+
 // `count` tools of four arguments each: a large grammar with little to share.
 std::string many_tools(int count) {
   std::string tools = "[";
