@@ -93,6 +93,10 @@ class Engine {
   // Starts generating. Throws EngineError when the request cannot be started.
   virtual asio::awaitable<std::unique_ptr<EngineStream>> generate(GenerateRequest request) = 0;
   virtual std::string describe() const = 0;  // for logs: "llamacpp://127.0.0.1:8080"
+  // Ids the engine ends generation at besides the tokenizer's EOS (unless ignore_eos). The
+  // server stops the text there too, so such a token never reaches the client, although it
+  // arrives before the engine says it stopped.
+  virtual std::vector<TokenId> end_tokens() const { return {}; }
 };
 
 // The engine cannot be reached or refused to start a request.

@@ -161,8 +161,19 @@ bool Choice::on_event(const EngineEvent& event, const ResponseHead& head, std::s
   delta_.text.clear();
   delta_.finish_reason = FinishReason::kNone;
   std::size_t before = stream_.generated_tokens();
-  if (!event.ids.empty()) stream_.step(event.ids, delta_);
-  take_logprobs(event, stream_.generated_tokens() - before);
+  std::span<const TokenId> ids = event.ids;
+  // An engine that stopped at its own end-of-generation token: that token ends the text and is
+  // not part of it, also when textedge's tokenizer takes it for ordinary text (llama.cpp counts
+  // Qwen3's "</s>" among its end tokens). Special tokens go through the stream, which knows EOS.
+  bool engine_eog = event.done && event.stop == EngineStop::kEos && !ids.empty() && !tokenizer_.is_special(ids.back());
+  if (engine_eog) ids = ids.first(ids.size() - 1);
+  if (!ids.empty()) stream_.step(ids, delta_);
+  std::size_t consumed = stream_.generated_tokens() - before;
+  if (engine_eog && !stream_.finished()) {
+    ++extra_tokens_;
+    ++consumed;
+  }
+  take_logprobs(event, consumed);
   bool stopped_here = stream_.finished();
   if (!stopped_here && event.done) stream_.finish(delta_);
   ended_ = stopped_here || event.done;

@@ -47,7 +47,7 @@ class Choice {
   bool ended() const { return ended_; }
   const std::string& error() const { return error_; }
   const std::string& finish_reason() const { return finish_reason_; }
-  std::size_t completion_tokens() const { return stream_.generated_tokens(); }
+  std::size_t completion_tokens() const { return stream_.generated_tokens() + extra_tokens_; }
   // The choice object of a non-streamed answer.
   void append_choice_json(const ResponseHead& head, std::string& out) const;
 
@@ -69,6 +69,7 @@ class Choice {
   std::string text_;       // completions: the text
   std::vector<TokenLogprob> logprobs_;
   std::size_t logprobs_sent_ = 0;  // streamed so far
+  std::size_t extra_tokens_ = 0;   // the engine's own end token, counted but not streamed
   bool ended_ = false;
   std::string finish_reason_, error_;
 };

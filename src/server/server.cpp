@@ -345,6 +345,8 @@ class Server {
       }
     } catch (const ApiError& e) {
       error.emplace(e);
+    } catch (const SchemaError& e) {  // a constraint the engine's grammar form cannot express
+      error.emplace(400, std::string("The requested output constraint is not supported: ") + e.what(), "", "unsupported_constraint");
     } catch (const EngineError& e) {
       ++metrics_.engine_errors;
       error.emplace(502, std::string("The engine failed: ") + e.what(), "", "engine_error");
@@ -487,13 +489,18 @@ class Server {
     l.id = run->head.id;
     l.prompt_tokens = prompt.size();
 
+    GenerationParams with_end = params;
+    if (!params.ignore_eos) {
+      for (TokenId id : engine_->end_tokens()) with_end.stop_token_ids.push_back(id);
+    }
     g.max_tokens = *params.max_tokens;
     g.sampling = params.sampling;
-    g.ignore_eos = params.ignore_eos;
+    // A grammar ends at an end token: llama-server fails when that is banned (ignore_eos).
+    g.ignore_eos = params.ignore_eos && g.constraint_regex.empty();
     g.top_logprobs = params.top_logprobs;
     std::vector<TokenId> kept = parser ? special_tokens_to_keep(model_.tokenizer, *parser) : std::vector<TokenId>{};
     for (std::size_t i = 0; i < params.n; ++i) {
-      run->choices.push_back(std::make_unique<Choice>(model_.tokenizer, prompt, params, parser, kept, static_cast<int>(i), forced_name));
+      run->choices.push_back(std::make_unique<Choice>(model_.tokenizer, prompt, with_end, parser, kept, static_cast<int>(i), forced_name));
     }
 
     // The client going away (EOF on its socket) aborts the engine requests at once.

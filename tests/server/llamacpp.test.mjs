@@ -87,7 +87,10 @@ describe('llama-server through textedge serve', () => {
     const s = await openai.chat.completions.create({ model: 'qwen3', messages: user('Go on'), max_tokens: 1500, stream: true,
       ignore_eos: true }, { signal: controller.signal });
     let chunks = 0;
-    await assert.rejects((async () => { for await (const _ of s) { if (++chunks === 3) controller.abort(); } })());
+    try {
+      for await (const _ of s) if (++chunks === 3) controller.abort();
+    } catch {}  // the client may end the loop or raise its abort error
+    assert.equal(chunks, 3);
     const t0 = Date.now();
     while ((await slotsBusy()) > 0 && Date.now() - t0 < 2000) await sleep(5);
     assert.equal(await slotsBusy(), 0, 'the slot is still busy 2 s after the client left');

@@ -76,7 +76,7 @@ export async function startLlamaServer({ ctx = 8192, slots = 4 } = {}) {
   const model = env('ENGINE_MODEL', 'run `eval "$(scripts/engine.sh)"` or `make test`');
   const port = await freePort();
   const { child } = await start(bin, ['-m', model, '-c', String(ctx), '-np', String(slots), '--host', '127.0.0.1',
-    '--port', String(port), '--no-webui'], /server is listening|HTTP server listening/, { timeoutMs: 120000 });
+    '--port', String(port), '--no-webui'], /listening on http/, { timeoutMs: 120000 });
   const base = `http://127.0.0.1:${port}`;
   for (let i = 0; i < 600; i++) {
     try {

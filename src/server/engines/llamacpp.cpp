@@ -271,6 +271,21 @@ class LlamaCppStream final : public EngineStream {
 LlamaCppEngine::LlamaCppEngine(std::string host, std::uint16_t port, const EngineOptions& options)
     : host_(std::move(host)), port_(port), options_(options) {}
 
+// llama.cpp ends generation at any token with one of these texts, whatever the model's own EOS
+// (llama-vocab.cpp, at this bundle's commit): e.g. Qwen3's ordinary token "</s>". Data about the
+// engine, kept beside its adapter.
+constexpr std::string_view kLlamaCppEndTexts[] = {
+    "<|eot_id|>", "<|im_end|>", "<|end|>", "<|return|>", "<|call|>", "<|flush|>", "<|calls|>", "<end_of_turn>",
+    "<|endoftext|>", "</s>", "<|eom_id|>", "<EOT>", "_<EOT>", "[EOT]", "[EOS]", "<|end_of_text|>",
+    "<end_of_utterance>", "<eos>", "<turn|>", "<|tool_response>", "<｜end▁of▁sentence｜>", "[e~["};
+
+LlamaCppEngine::LlamaCppEngine(std::string host, std::uint16_t port, const Tokenizer& tokenizer, const EngineOptions& options)
+    : LlamaCppEngine(std::move(host), port, options) {
+  for (std::string_view text : kLlamaCppEndTexts) {
+    if (auto id = tokenizer.token_to_id(text)) end_tokens_.push_back(*id);
+  }
+}
+
 std::string LlamaCppEngine::describe() const {
   bool v6 = host_.find(':') != std::string::npos;
   return "llamacpp://" + (v6 ? "[" + host_ + "]" : host_) + ":" + std::to_string(port_);

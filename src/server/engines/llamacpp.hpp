@@ -39,11 +39,14 @@ namespace textedge::server {
 class LlamaCppEngine final : public Engine {
  public:
   LlamaCppEngine(std::string host, std::uint16_t port, const EngineOptions& options = {});
+  // `tokenizer` gives end_tokens(): the ids of the texts llama.cpp ends generation at.
+  LlamaCppEngine(std::string host, std::uint16_t port, const Tokenizer& tokenizer, const EngineOptions& options = {});
 
   asio::awaitable<EngineStatus> probe() override;
   // Throws EngineError naming the address when it cannot connect or send the request.
   asio::awaitable<std::unique_ptr<EngineStream>> generate(GenerateRequest request) override;
   std::string describe() const override;
+  std::vector<TokenId> end_tokens() const override { return end_tokens_; }
 
   // The JSON body generate() sends (for tests and logs).
   static std::string request_body(const GenerateRequest& request);
@@ -52,6 +55,7 @@ class LlamaCppEngine final : public Engine {
   std::string host_;
   std::uint16_t port_;
   EngineOptions options_;
+  std::vector<TokenId> end_tokens_;
 };
 
 }  // namespace textedge::server

@@ -41,7 +41,7 @@ std::unique_ptr<Engine> make_engine(const std::string& url, const Tokenizer& tok
     auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), port);
     if (digits.empty() || ec != std::errc() || end != digits.data() + digits.size() || port == 0 || port > 65535)
       throw bad("bad port \"" + std::string(digits) + "\" (expected 1 to 65535)", kLlamaCpp.size() + port_at);
-    return std::make_unique<LlamaCppEngine>(std::string(host), static_cast<std::uint16_t>(port), options);
+    return std::make_unique<LlamaCppEngine>(std::string(host), static_cast<std::uint16_t>(port), tokenizer, options);
   }
   throw bad("unknown engine (expected llamacpp://HOST:PORT or scripted:FILE)", 0);
 }
