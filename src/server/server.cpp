@@ -465,6 +465,7 @@ class Server {
     CompletionRequest r = read_completion_request(req.body(), model_.tokenizer.vocab_size());
     check_model(r.params.model);
     if (r.prompts.size() != 1) throw invalid_value("prompt", "one prompt per request is supported; send the others separately.");
+    if (r.echo) throw invalid_value("echo", "echo is not supported.");
     auto& p = r.prompts[0];
     std::vector<TokenId> ids = p.is_ids ? p.ids : encode_prompt(p.text, true);
     r.params.max_tokens = completion_budget(ids.size(), r.params.max_tokens, "prompt");
