@@ -62,6 +62,23 @@ describe('chat completions over the scripted engine', () => {
     });
   }
 
+  it('Qwen3 enable_thinking off: the prompt closes the think block, the answer is all content', async () => {
+    const messages = [{ role: 'user', content: 'Say hello' }];
+    const t = await (await fetch(`${server.base}/tokenize`, { method: 'POST', body: JSON.stringify({ messages,
+      chat_template_kwargs: { enable_thinking: false } }) })).json();
+    const prompt = execFileSync(TEXTEDGE(), ['render', '-m', MODEL], { input: JSON.stringify({ messages,
+      chat_template_kwargs: { enable_thinking: false } }) }).toString();
+    assert.ok(prompt.endsWith('<think>\n\n</think>\n\n'));
+    assert.deepEqual(t.tokens, JSON.parse(execFileSync(TEXTEDGE(), ['encode', '-m', MODEL], { input: prompt }).toString()));
+    for (const stream of [true, false]) {
+      const r = { model: 'qwen3', messages, chat_template_kwargs: { enable_thinking: false }, stream };
+      const m = stream ? (await collect(await openai.chat.completions.create(r))).choices[0]
+        : whole((await openai.chat.completions.create(r)).choices[0]);
+      assert.equal(m.content, answer(''));
+      assert.equal(m.reasoning_content, '');
+    }
+  });
+
   it('the text arrives exactly, byte for byte, in many chunks', async () => {
     const s = await collect(await openai.chat.completions.create({ model: 'qwen3', stream: true,
       messages: [{ role: 'user', content: 'emoji' }] }));
