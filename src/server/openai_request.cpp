@@ -319,7 +319,8 @@ std::string_view prompt_text(element e, const std::string& field) { return as_st
 ContentFormat detect_content_format(std::string_view source) {
   // A template that loops over a message's content takes the list of parts (vLLM's "openai"
   // format); the others read content as a string ("'</think>' in content" is a test, not a loop).
-  static const std::regex loop(R"(\bfor\s+\w+\s+in\s+(?:message\s*(?:\.\s*content|\[\s*['"]content['"]\s*\])|content)\b)");
+  static const std::regex loop(
+      R"(\bfor\s+\w+\s+in\s+(?:message\s*\.\s*content\b|message\s*\[\s*['"]content['"]\s*\]|content\b))");
   return std::regex_search(source.begin(), source.end(), loop) ? ContentFormat::kOpenAI : ContentFormat::kString;
 }
 
