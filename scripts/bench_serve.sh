@@ -36,10 +36,11 @@ RATE=${RATE:-50}
 SERVE_THREADS=${SERVE_THREADS:-default 1}
 PEER_CLIENTS=${PEER_CLIENTS:-32}
 PEER_DURATION=${PEER_DURATION:-30}
-PEER_ROUNDS=${PEER_ROUNDS:-2}
+PEER_ROUNDS=${PEER_ROUNDS:-4}
 PEER_TTFT_REQUESTS=${PEER_TTFT_REQUESTS:-30}
 LLAMA_SLOTS=${LLAMA_SLOTS:-32}
 LLAMA_CTX=${LLAMA_CTX:-65536}
+LLAMA_THREADS=${LLAMA_THREADS:-1}
 LLAMA_ARGS=${LLAMA_ARGS:-}
 PROMPT_REPEAT=${PROMPT_REPEAT:-20}
 PROMPT_ROUNDS=${PROMPT_ROUNDS:-2}
@@ -185,11 +186,11 @@ if [[ " $STEPS " == *" peer "* || " $STEPS " == *" prompt "* ]]; then
     fi
   fi
   [ -x "$LLAMA_SERVER" ] && [ -f "$ENGINE_MODEL" ] || die "no llama-server or model: run make engine"
-  step_start "[peer] starting llama-server (-c $LLAMA_CTX -np $LLAMA_SLOTS $LLAMA_ARGS)"
+  step_start "[peer] starting llama-server (-c $LLAMA_CTX -np $LLAMA_SLOTS -t $LLAMA_THREADS $LLAMA_ARGS)"
   LPORT=$(free_port)
   # shellcheck disable=SC2086
   "$LLAMA_SERVER" -m "$ENGINE_MODEL" -c "$LLAMA_CTX" -np "$LLAMA_SLOTS" --host 127.0.0.1 --port "$LPORT" \
-    --no-webui --jinja $LLAMA_ARGS >"$WORK/llama.log" 2>&1 &
+    --no-webui --jinja -t "$LLAMA_THREADS" $LLAMA_ARGS >"$WORK/llama.log" 2>&1 &
   LLAMA_PID=$!
   PIDS+=("$LLAMA_PID")
   LLAMA_URL=http://127.0.0.1:$LPORT
@@ -202,10 +203,11 @@ if [[ " $STEPS " == *" peer "* || " $STEPS " == *" prompt "* ]]; then
   LLAMA_VERSION=$("$LLAMA_SERVER" --version 2>&1 | grep -m1 version || true)
   start_serve peer --engine "llamacpp://127.0.0.1:$LPORT"
   step_done "llama-server $LLAMA_URL (pid $LLAMA_PID, $LLAMA_VERSION) and textedge serve $SERVE_URL (pid $SERVE_PID) up"
-  $PY - "$WORK/meta.json" "$LLAMA_VERSION" "$LLAMA_CTX" "$LLAMA_SLOTS" "$LLAMA_ARGS" <<'EOF'
+  $PY - "$WORK/meta.json" "$LLAMA_VERSION" "$LLAMA_CTX" "$LLAMA_SLOTS" "$LLAMA_ARGS" "$LLAMA_THREADS" <<'EOF'
 import json, sys
 m = json.load(open(sys.argv[1]))
-m["llama_server"] = {"version": sys.argv[2], "ctx": int(sys.argv[3]), "slots": int(sys.argv[4]), "extra_args": sys.argv[5]}
+m["llama_server"] = {"version": sys.argv[2], "ctx": int(sys.argv[3]), "slots": int(sys.argv[4]), "extra_args": sys.argv[5],
+                     "threads": int(sys.argv[6])}
 json.dump(m, open(sys.argv[1], "w"))
 EOF
 fi
@@ -265,6 +267,8 @@ fi
 # ---------------------------------------------------------------- the prompt path
 if [[ " $STEPS " == *" prompt "* ]]; then
   step_start "[prompt] template + tokenize of the 100-message conversation, $PROMPT_REPEAT repetitions x $PROMPT_ROUNDS rounds"
+  # textedge's own account of the time (its /metrics histograms' sums), before and after.
+  curl -sf "$SERVE_URL/metrics" >"$WORK/metrics-before.txt" || true
   for round in $(seq "$PROMPT_ROUNDS"); do
     for flavor in textedge llamacpp; do
       url=$SERVE_URL
@@ -274,6 +278,7 @@ if [[ " $STEPS " == *" prompt "* ]]; then
       record prompt "{\"flavor\": \"$flavor\", \"round\": $round}" "$WORK/prompt-$flavor-$round.json"
     done
   done
+  curl -sf "$SERVE_URL/metrics" >"$WORK/metrics-after.txt" || true
   # What each side made of it: textedge's prompt (textedge render, the same code as the
   # server's), and llama-server's prompt tokenized by textedge, to tell template differences
   # from tokenizer differences.
@@ -303,6 +308,24 @@ if i is not None:
 j = first_diff(te, ll)
 if j is not None:
     out["ids_first_difference"] = {"index": j, "textedge": te[max(0, j - 5):j + 5], "llamacpp": ll[max(0, j - 5):j + 5]}
+def metrics(path):
+    m = {}
+    try:
+        for line in open(path):
+            if line.startswith("textedge_") and " " in line:
+                k, v = line.rsplit(" ", 1)
+                m[k] = float(v)
+    except OSError:
+        pass
+    return m
+before, after = metrics(f"{w}/metrics-before.txt"), metrics(f"{w}/metrics-after.txt")
+server = {}
+for name in ("template", "tokenize"):
+    n = after.get(f"textedge_{name}_seconds_count", 0) - before.get(f"textedge_{name}_seconds_count", 0)
+    if n > 0:
+        server[f"{name}_ms_mean"] = 1000 * (after[f"textedge_{name}_seconds_sum"] - before.get(f"textedge_{name}_seconds_sum", 0)) / n
+        server[f"{name}_count"] = n
+out["textedge_server_side"] = server
 print(json.dumps(out, ensure_ascii=False))
 EOF
   step_done "prompt"
@@ -327,6 +350,9 @@ for r in runs:
         r["server_cpu_per_1k_tokens_s"] = 1000 * r["server_cpu_s"] / tok if tok else None
         r["ideal_tokens_per_s"] = r["concurrency"] * meta["rate"]
         r["server_context_switches_per_token"] = r["server_context_switches"] / tok if tok else None
+        # Tokens/s while every client streams: content chunks in the steady window, scaled by
+        # tokens per chunk (the scripted answer's tokens are one chunk each, plus EOS).
+        r["steady_tokens_per_s"] = d["steady_chunks_per_s"] * tok / d["content_chunks"] if d["content_chunks"] else None
         res["capacity"].append(r)
     elif r["step"] == "peer":
         tok = d["completion_tokens"]
@@ -346,7 +372,7 @@ for flag in dict.fromkeys(r["threads_flag"] for r in res["capacity"]):
     g["capacity" if flag == "default" else f"capacity (--threads {flag})"] = {
         "goal": f"{big['concurrency']} streams: p99 added delay under 1 ms, every text exact",
         "server_threads": big["server_threads"], "p99_added_delay_ms": q(d, "added_delay_ms", "p99"),
-        "delivered_vs_offered": d["tokens_per_s"] / big["ideal_tokens_per_s"], "errors": d["errors"],
+        "delivered_vs_offered_steady": (big["steady_tokens_per_s"] or 0) / big["ideal_tokens_per_s"], "errors": d["errors"],
         "mismatches": d["mismatches"],
         "met": d["errors"] == 0 and d["mismatches"] == 0 and (q(d, "added_delay_ms", "p99") or 1e9) < 1.0}
 peer = res["peer"]["runs"]
@@ -361,7 +387,16 @@ if peer:
                 "errors": sum(r["load"]["errors"] for r in rs), "runs": len(rs)}
     a, b = agg("direct"), agg("textedge")
     res["peer"]["summary"] = {"direct": a, "textedge": b}
-    ratio = b["tokens_per_s"] / a["tokens_per_s"]
+    # Each round's two runs are adjacent in time: their ratio drifts less with the machine's load.
+    rounds = sorted({r["round"] for r in peer})
+    per_round = []
+    for n in rounds:
+        d = [r for r in peer if r["round"] == n and r["path"] == "direct"]
+        t = [r for r in peer if r["round"] == n and r["path"] == "textedge"]
+        if d and t:
+            per_round.append(t[0]["load"]["tokens_per_s"] / d[0]["load"]["tokens_per_s"])
+    res["peer"]["summary"]["throughput_ratio_per_round"] = per_round
+    ratio = statistics.median(per_round) if per_round else b["tokens_per_s"] / a["tokens_per_s"]
     added = b["ttft_p50_ms"] - a["ttft_p50_ms"]
     one = res["peer"]["ttft_one_client"]
     if one:
@@ -389,12 +424,13 @@ f2 = lambda v, p=2: "-" if v is None else f"{v:.{p}f}"
 print(f"\ntextedge serve, {meta['date']}, {meta['commit']}{' (dirty)' if meta['dirty'] else ''}, {meta['cores']} cores, "
       f"load average {meta['loadavg_start']} -> {load_end}, {seconds} s")
 if res["capacity"]:
-    print(f"\ncapacity (scripted engine, {meta['answer_tokens']}-token answer at {meta['rate']} tokens/s per stream, {meta['duration_s']} s per run)")
+    print(f"\ncapacity (scripted engine, {meta['answer_tokens']}-token answer at {meta['rate']} tokens/s per stream, {meta['duration_s']} s per run;\n"
+          f"tokens/s: usage over the whole run, ramp and tail included; steady: while every client streams)")
     print(f"{'threads':>7} {'clients':>7} {'tokens/s':>9} {'steady':>7} {'offered':>7} {'CPU-ms/1k tok':>13} {'csw/tok':>7} {'TTFT p50':>9} {'p99':>7} "
           f"{'added p50':>10} {'p99':>7} {'max':>7} {'errors':>6} {'mismatch':>8}")
     for r in res["capacity"]:
         d = r["load"]
-        print(f"{r['server_threads']:>7} {r['concurrency']:>7} {d['tokens_per_s']:>9.0f} {d['steady_chunks_per_s']:>7.0f} {r['ideal_tokens_per_s']:>7} "
+        print(f"{r['server_threads']:>7} {r['concurrency']:>7} {d['tokens_per_s']:>9.0f} {r['steady_tokens_per_s'] or 0:>7.0f} {r['ideal_tokens_per_s']:>7} "
               f"{f2(1000 * r['server_cpu_per_1k_tokens_s'] if r['server_cpu_per_1k_tokens_s'] is not None else None, 1):>13} "
               f"{f2(r['server_context_switches_per_token']):>7} "
               f"{f2(q(d, 'ttft_ms')):>9} {f2(q(d, 'ttft_ms', 'p99')):>7} {f2(q(d, 'added_delay_ms'), 3):>10} "
@@ -402,9 +438,12 @@ if res["capacity"]:
 if peer:
     print(f"\npeer ({len(peer)} runs, {peer[0]['load']['concurrency']} clients, 128 tokens each; medians over rounds)")
     print(f"{'path':>9} {'tokens/s':>9} {'TTFT p50':>9} {'p99':>8} {'llama CPU-ms/1k':>15} {'textedge CPU-ms/1k':>18} {'errors':>6}")
-    for name, s in res["peer"]["summary"].items():
+    for name, s in ((k, v) for k, v in res["peer"]["summary"].items() if k in ("direct", "textedge")):
         print(f"{name:>9} {s['tokens_per_s']:>9.1f} {s['ttft_p50_ms']:>9.2f} {s['ttft_p99_ms']:>8.2f} "
               f"{1000 * s['llama_cpu_per_1k_tokens_s']:>15.1f} {1000 * s['textedge_cpu_per_1k_tokens_s']:>18.1f} {s['errors']:>6}")
+    print("throughput through textedge / direct, per round: " +
+          ", ".join(f"{x:.3f}" for x in res["peer"]["summary"]["throughput_ratio_per_round"]) +
+          f" (median {g['peer']['throughput_ratio']:.3f})")
     if "ttft_one_client_summary" in res["peer"]:
         s = res["peer"]["ttft_one_client_summary"]
         print(f"one client at a time, 8-token requests: TTFT p50 direct {s['direct_p50_ms']:.2f} ms, through textedge "
@@ -413,6 +452,10 @@ if pr:
     s = res["prompt"]["summary"]; c = res["prompt"].get("compare", {})
     print(f"\nprompt path ({s['tokens']} tokens): textedge {s['textedge_ms']:.2f} ms, llama-server {s['llamacpp_ms']:.2f} ms "
           f"({s['speedup']:.1f}x); ids equal: {c.get('ids_equal')}, prompts equal: {c.get('prompts_equal')}")
+    ss = c.get("textedge_server_side", {})
+    if ss:
+        print(f"textedge's own timers (mean): template {ss.get('template_ms_mean', float('nan')):.2f} ms, "
+              f"tokenize {ss.get('tokenize_ms_mean', float('nan')):.2f} ms")
 print("\ngoals: " + "; ".join(f"{k}: {'met' if v['met'] else 'NOT met'}" for k, v in g.items()))
 print(f"wrote {out}")
 EOF
