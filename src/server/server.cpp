@@ -4,6 +4,9 @@
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
 
+#include <sys/socket.h>
+
+#include <cerrno>
 #include <chrono>
 #include <cstdio>
 #include <deque>
@@ -224,6 +227,7 @@ class Server {
   awaitable<void> session(tcp::socket socket) {
     beast::tcp_stream stream(std::move(socket));
     beast::flat_buffer buffer;
+    buffer.reserve(64 * 1024);  // Beast reads at most the free capacity: 512-byte reads otherwise
     for (;;) {
       http::request_parser<http::string_body> parser;
       parser.header_limit(16 * 1024);
@@ -580,13 +584,18 @@ class Server {
     }
     // Write what the choices produce (streaming) or wait for them.
     std::string writing;
+    Clock::time_point armed{};
     for (;;) {
       if (run->stream && !write_failed && !run->pending.empty()) {
         writing.clear();
         std::swap(writing, run->pending);
-        stream.expires_after(std::chrono::seconds(60));
+        // A client that takes 60 s to accept a chunk is gone. The deadline is re-armed at most
+        // once a second: a timer update per chunk was a measurable part of the per-token cost.
+        if (auto now = Clock::now(); now - armed > std::chrono::seconds(1)) {
+          stream.expires_after(std::chrono::seconds(60));
+          armed = now;
+        }
         auto [ec, n] = co_await asio::async_write(stream, http::make_chunk(asio::buffer(writing)), kTuple);
-        stream.expires_never();
         if (ec) {
           write_failed = true;
           if (!run->overflow) run->disconnected = true;
@@ -598,6 +607,7 @@ class Server {
       run->wake.expires_at(Clock::time_point::max());
       co_await run->wake.async_wait(kTuple);
     }
+    stream.expires_never();
     finish_watch(stream, run);
 
     std::size_t completion = 0;
@@ -691,16 +701,24 @@ class Server {
   }
 
   void watch_disconnect(beast::tcp_stream& stream, const std::shared_ptr<Run>& run) {
-    stream.socket().async_wait(tcp::socket::wait_read, [run, &stream](boost::system::error_code ec) {
+    stream.socket().async_wait(tcp::socket::wait_read, [this, run, &stream](boost::system::error_code ec) {
       // The request ended (the socket may be gone), or the wait was cancelled with the socket's
       // other operations (a slow client cut off): not a disconnect.
       if (run->finished || ec == asio::error::operation_aborted) return;
-      boost::system::error_code ignored;
-      if (ec || stream.socket().available(ignored) == 0) {
-        run->disconnected = true;
-        run->cancel_all();
-        run->wake.cancel();
+      if (!ec) {
+        // Readiness can be stale (epoll reports edges): only a peek that reads 0 bytes is the
+        // client's end; no data yet means wait again, data means a pipelined request.
+        char byte;
+        ssize_t n = ::recv(stream.socket().native_handle(), &byte, 1, MSG_PEEK | MSG_DONTWAIT);
+        if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR)) {
+          watch_disconnect(stream, run);
+          return;
+        }
+        if (n > 0) return;
       }
+      run->disconnected = true;
+      run->cancel_all();
+      run->wake.cancel();
     });
   }
 
