@@ -117,6 +117,25 @@ describe('limits', () => {
   });
 });
 
+describe('threads', () => {
+  it('with 4 I/O threads, no live client is taken for gone (stale readiness is not a disconnect)', async () => {
+    const server = await startServe(['-m', MODEL, '--engine', `scripted:${SCRIPT}`, '--threads', '4', '--no-request-log']);
+    try {
+      const openai = client(server.base);
+      for (let i = 0; i < 150; i++) {
+        const res = await openai.chat.completions.create({ model: 'qwen3', messages: user('emoji'), max_tokens: 4 });
+        assert.equal(res.usage.completion_tokens, 4);
+      }
+      const streams = await Promise.all(Array.from({ length: 100 }, async () =>
+        collect(await openai.chat.completions.create({ model: 'qwen3', stream: true, messages: user('Say hello') }))));
+      for (const s of streams) assert.equal(s.choices[0].finish_reason, 'stop');
+      assert.equal(await metric(server.base, 'textedge_client_disconnects_total'), 0);
+    } finally {
+      await stop(server.child);
+    }
+  });
+});
+
 describe('shutdown', () => {
   it('SIGTERM: in-flight streams finish, new connections are refused, exit 0', async () => {
     const server = await startServe(['-m', MODEL, '--engine', `scripted:${SCRIPT}`, '--scripted-rate', '50', '--no-request-log']);
