@@ -118,7 +118,7 @@ describe('limits', () => {
 });
 
 describe('threads', () => {
-  it('with 4 I/O threads, no live client is taken for gone (stale readiness is not a disconnect)', async () => {
+  it('with 4 I/O threads, sequential and concurrent clients are never taken for gone', async () => {
     const server = await startServe(['-m', MODEL, '--engine', `scripted:${SCRIPT}`, '--threads', '4', '--no-request-log']);
     try {
       const openai = client(server.base);
