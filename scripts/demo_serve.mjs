@@ -13,7 +13,9 @@ console.log(`   $ textedge serve -m models/qwen3 --engine llamacpp://127.0.0.1:$
 try {
   const openai = client(serve.base);
   console.log('\n   streamed chat request (the weights are random, so the text is too; every id and byte is real):');
+  // The random model repeats "\n" (id 198) at low temperature: ban it to show varied text.
   const stream = await openai.chat.completions.create({ model: 'qwen3', stream: true, max_tokens: 40, seed: 42,
+    temperature: 2, logit_bias: { 198: -100 },
     stream_options: { include_usage: true }, messages: [{ role: 'user', content: 'Tell me about the text boundary.' }] });
   const s = await collect(stream);
   console.log(`   ${s.chunks} chunks -> ${JSON.stringify(s.choices[0].content.slice(0, 160))}`);
