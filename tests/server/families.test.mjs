@@ -3,12 +3,11 @@
 // special tokens included), and the client's assembled answer, streamed and whole, equals
 // `textedge parse --whole` on the same text.
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, it } from 'node:test';
-import { ROOT, TEXTEDGE, client, collect, startServe, stop, whole } from './serve_helpers.mjs';
+import { ROOT, client, collect, parseWhole, shape, startServe, stop, whole } from './serve_helpers.mjs';
 
 const TEMPLATES = path.join(ROOT, 'tests/data/chat_templates');
 const TOOLS = [{ type: 'function', function: { name: 'get_weather', parameters: { type: 'object',
@@ -31,15 +30,6 @@ const CASES = [
         + '<|constrain|>json<|message|>{"city": "Paris"}<|call|>'] },
 ];
 
-function parseWhole(text, format, reasoning) {
-  const out = execFileSync(TEXTEDGE(), ['parse', '--format', format, '--reasoning', reasoning, '--whole'],
-    { input: JSON.stringify(text) + '\n' }).toString();
-  const m = JSON.parse(out);
-  return { content: m.content ?? '', reasoning_content: m.reasoning_content ?? '', finish_reason: m.finish_reason,
-    tool_calls: (m.tool_calls ?? []).map((c) => ({ name: c.function.name, arguments: c.function.arguments })) };
-}
-const shape = (m) => ({ content: m.content, reasoning_content: m.reasoning_content, finish_reason: m.finish_reason,
-  tool_calls: m.tool_calls.map((c) => ({ name: c.function.name, arguments: c.function.arguments })) });
 
 describe('tool-call families through textedge serve', () => {
   for (const c of CASES) {

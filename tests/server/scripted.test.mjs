@@ -6,7 +6,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { OpenAI, ROOT, TEXTEDGE, client, collect, startServe, stop, whole } from './serve_helpers.mjs';
+import { OpenAI, ROOT, TEXTEDGE, client, collect, parseWhole, shape, startServe, stop, whole } from './serve_helpers.mjs';
 
 const SCRIPT = path.join(ROOT, 'tests/data/server/scripted.jsonl');
 const ANSWERS = fs.readFileSync(SCRIPT, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
@@ -16,16 +16,6 @@ const TOOLS = [{ type: 'function', function: { name: 'get_weather', description:
   parameters: { type: 'object', properties: { city: { type: 'string' }, unit: { type: 'string' } }, required: ['city'] } } }];
 const KEY = 'test-key';
 
-// What `textedge parse --whole` makes of a text, without the random call ids.
-function parseWhole(text) {
-  const out = execFileSync(TEXTEDGE(), ['parse', '--format', 'hermes', '--reasoning', 'qwen3', '--whole'],
-    { input: JSON.stringify(text) + '\n' }).toString();
-  const m = JSON.parse(out);
-  return { content: m.content ?? '', reasoning_content: m.reasoning_content ?? '', finish_reason: m.finish_reason,
-    tool_calls: (m.tool_calls ?? []).map((c) => ({ name: c.function.name, arguments: c.function.arguments })) };
-}
-const shape = (m) => ({ content: m.content, reasoning_content: m.reasoning_content, finish_reason: m.finish_reason,
-  tool_calls: m.tool_calls.map((c) => ({ name: c.function.name, arguments: c.function.arguments })) });
 
 let server, openai;
 before(async () => {
@@ -52,7 +42,7 @@ describe('chat completions over the scripted engine', () => {
     it(`${name}: streamed == whole == textedge parse`, async () => {
       const request = { model: 'qwen3', messages: [{ role: 'user', content: prompt }], tools: TOOLS };
       const { streamed, res, wholeChoices } = await both(request);
-      const expected = parseWhole(answer(match));
+      const expected = parseWhole(answer(match), 'hermes', 'qwen3');
       assert.deepEqual(shape(streamed.choices[0]), expected);
       assert.deepEqual(shape(wholeChoices[0]), expected);
       assert.equal(streamed.choices[0].role, 'assistant');

@@ -1,6 +1,6 @@
 // Processes and clients for the server tests: textedge serve, llama-server, the official
 // OpenAI client (npm `openai`, from tools/reference).
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import net from 'node:net';
 import path from 'node:path';
@@ -128,4 +128,17 @@ export function whole(choice) {
     role: m.role, content: m.content ?? '', reasoning_content: m.reasoning_content ?? '',
     tool_calls: m.tool_calls ?? [], finish_reason: choice.finish_reason, logprobs: choice.logprobs?.content ?? [],
   };
+}
+
+// A message without its random call ids, to compare answers: from collect(), whole(), or
+// `textedge parse --whole` of the same text (parseWhole).
+export const shape = (m) => ({ content: m.content, reasoning_content: m.reasoning_content, finish_reason: m.finish_reason,
+  tool_calls: m.tool_calls.map((c) => ({ name: c.function.name, arguments: c.function.arguments })) });
+
+export function parseWhole(text, format, reasoning) {
+  const out = execFileSync(TEXTEDGE(), ['parse', '--format', format, '--reasoning', reasoning, '--whole'],
+    { input: JSON.stringify(text) + '\n' }).toString();
+  const m = JSON.parse(out);
+  return shape({ content: m.content ?? '', reasoning_content: m.reasoning_content ?? '', finish_reason: m.finish_reason,
+    tool_calls: m.tool_calls ?? [] });
 }
