@@ -34,16 +34,7 @@ commit=$(git bundle list-heads "$bundle" | awk '$2 == "HEAD" {print $1}')
 root="$cache/llama.cpp/$commit"
 server="$root/build/bin/llama-server"
 
-missing=()
-for p in cmake g++ git python3-numpy python3-yaml; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
-done
-if [ ${#missing[@]} -gt 0 ]; then
-  log "installing ${missing[*]}"
-  SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
-  $SUDO apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
-fi
+bash scripts/apt_install.sh engine cmake g++ git python3-numpy python3-yaml
 
 if [ ! -f "$root/.built" ]; then
   start=$(date +%s)

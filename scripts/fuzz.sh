@@ -21,16 +21,7 @@ targets=("$@")
 [ ${#targets[@]} -gt 0 ] || targets=(fuzz_tokenizer_load fuzz_encode fuzz_stream fuzz_jinja fuzz_json_reader fuzz_schema)
 case "$mode" in run | regress) ;; *) echo "usage: $0 run|regress [TARGET...]" >&2; exit 2 ;; esac
 
-missing=()
-for p in clang-14 libclang-rt-14-dev; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
-done
-if [ ${#missing[@]} -gt 0 ]; then
-  echo "fuzz: installing ${missing[*]}"
-  SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
-  $SUDO apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
-fi
+bash scripts/apt_install.sh fuzz clang-14 libclang-rt-14-dev
 
 cmake -S . -B "$build" -DCMAKE_C_COMPILER=clang-14 -DCMAKE_CXX_COMPILER=clang++-14 -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DTEXTEDGE_BUILD_FUZZERS=ON -DTEXTEDGE_BUILD_TESTS=OFF -DTEXTEDGE_BUILD_BENCHMARKS=OFF -DTEXTEDGE_BUILD_CLI=OFF \
