@@ -121,6 +121,7 @@ std::shared_ptr<Tokenizer::Impl> build(const JsonDocument& doc, const std::strin
   impl->token_kind.assign(impl->vocab_size, TokenKind::kText);
   std::vector<bool> partial(impl->vocab_size, false);  // token bytes that are not whole characters
   run_in_parallel(
+      impl->vocab_size >= kParallelMinItems,
       [&] {
         // Byte-level model tokens are the model's raw bytes; the rest (SentencePiece pieces,
         // added tokens) go through the decoder's per-token mapping.

@@ -366,6 +366,15 @@ struct Spec {
   char type = 0;
 };
 
+// A run of decimal digits in a format string, as Python reads it: a number too long for a
+// machine integer is a ValueError (std::stoi would throw out_of_range past the renderer).
+std::int64_t format_digits(std::string_view digits) {
+  if (digits.size() > 18) raise("ValueError", "Too many decimal digits in format string");
+  std::int64_t n = 0;
+  for (char c : digits) n = n * 10 + (c - '0');
+  return n;
+}
+
 Spec parse_spec(std::string_view s) {
   Spec sp;
   std::size_t i = 0;
@@ -389,7 +398,7 @@ Spec parse_spec(std::string_view s) {
   }
   std::size_t w = i;
   while (i < s.size() && s[i] >= '0' && s[i] <= '9') ++i;
-  if (i > w) sp.width = std::stoi(std::string(s.substr(w, i - w)));
+  if (i > w) sp.width = static_cast<int>(std::min<std::int64_t>(format_digits(s.substr(w, i - w)), 1 << 30));
   if (i < s.size() && (s[i] == ',' || s[i] == '_')) {
     sp.grouping = true;
     ++i;
@@ -399,7 +408,7 @@ Spec parse_spec(std::string_view s) {
     std::size_t p = i;
     while (i < s.size() && s[i] >= '0' && s[i] <= '9') ++i;
     if (i == p) raise("ValueError", "Format specifier missing precision");
-    sp.precision = std::stoi(std::string(s.substr(p, i - p)));
+    sp.precision = static_cast<int>(std::min<std::int64_t>(format_digits(s.substr(p, i - p)), 1 << 30));
   }
   if (i < s.size()) sp.type = s[i++];
   if (i < s.size()) raise("ValueError", "Invalid format specifier");
@@ -588,7 +597,7 @@ std::string python_format(const std::string& f, const Args& args) {
     } else if (head.find_first_not_of("0123456789") == std::string::npos) {
       if (used_auto) raise("ValueError", "cannot switch from automatic field numbering to manual field specification");
       used_manual = true;
-      std::size_t k = std::stoul(head);
+      std::size_t k = static_cast<std::size_t>(format_digits(head));
       if (k >= args.pos.size()) raise("IndexError", "Replacement index " + head + " out of range for positional args tuple");
       v = args.pos[k];
     } else {
@@ -612,7 +621,7 @@ std::string python_format(const std::string& f, const Args& args) {
         if (close == std::string::npos) raise("ValueError", "Missing ']' in format string");
         std::string key = field.substr(part + 1, close - part - 1);
         if (!key.empty() && key.find_first_not_of("0123456789") == std::string::npos)
-          v = get_item(v, Value(static_cast<std::int64_t>(std::stoll(key))));
+          v = get_item(v, Value(format_digits(key)));
         else
           v = get_item(v, Value(key));
         part = close + 1 < field.size() ? close + 1 : std::string::npos;

@@ -154,6 +154,7 @@ BpeModel BpeModel::from_json(const Json& model, bool byte_level, const BpeLists*
   std::size_t size = lists.vocab.empty() ? 0 : max_id + 1;
   HugeVector<std::string_view> tokens(size);
   run_in_parallel(
+      size >= kParallelMinItems,
       [&] {
         const auto& v = lists.vocab;
         m.json_vocab_.reserve(v.size(), key_bytes);
@@ -247,7 +248,9 @@ BpeModel BpeModel::from_json(const Json& model, bool byte_level, const BpeLists*
   };
   Half first, second;
   std::size_t middle = entries.size() / 2;
-  run_in_parallel([&] { resolve(0, middle, first); }, [&] { resolve(middle, entries.size(), second); });
+  run_in_parallel(
+      entries.size() >= kParallelMinItems, [&] { resolve(0, middle, first); },
+      [&] { resolve(middle, entries.size(), second); });
   for (Half* half : {&first, &second}) {
     if (half->error_rank != SIZE_MAX)
       throw LoadError(merges.file(), merges.path() + "[" + std::to_string(half->error_rank) + "]", half->error);
@@ -258,6 +261,7 @@ BpeModel BpeModel::from_json(const Json& model, bool byte_level, const BpeLists*
 
   // The merge table on this thread; the small per-character tables on the other.
   run_in_parallel(
+      resolved.size() >= kParallelMinItems,
       [&] {
         m.merges_.reserve(resolved.size());
         m.rank_count_ = static_cast<std::uint32_t>(resolved.size());

@@ -6,6 +6,7 @@
 #include <exception>
 #include <thread>
 
+#include "base/run_in_parallel.hpp"
 #include "base/utf8.hpp"
 
 namespace textedge::detail {
@@ -243,12 +244,13 @@ std::optional<std::string> read_bpe_lists(std::string_view text, BpeLists& lists
   if (!r.eat('{')) return std::nullopt;
 
   // Walk the model's members. The first of vocab/merges is read on a helper thread while this
-  // one skips over it to the second, which it reads itself.
+  // one skips over it to the second, which it reads itself (in large files; small ones read in turn).
   Span vocab, merges;
   bool helper_ok = false;
   const char* helper_end = nullptr;
   const Span* helper_span = nullptr;
   std::thread helper;
+  const bool parallel = text.size() >= kParallelMinBytes;  // small files: a thread costs more
   std::exception_ptr helper_error;
   auto read_member = [&lists](std::string_view name, Reader& m) { return name == "vocab" ? m.vocab(lists) : m.merges(lists); };
   bool ok = [&] {
@@ -261,14 +263,18 @@ std::optional<std::string> read_bpe_lists(std::string_view text, BpeLists& lists
         span.begin = r.p;
         if (!vocab.begin || !merges.begin) {
           helper_span = &span;
-          helper = std::thread([&, name = key, m = r]() mutable {
+          auto read_first = [&, name = key, m = r]() mutable {
             try {
               helper_ok = read_member(name, m);
               helper_end = m.p;
             } catch (...) {
               helper_error = std::current_exception();
             }
-          });
+          };
+          if (parallel)
+            helper = std::thread(std::move(read_first));
+          else
+            read_first();
           if (!r.skip_value()) return false;
         } else if (!read_member(key, r)) {
           return false;

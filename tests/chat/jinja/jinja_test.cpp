@@ -215,6 +215,17 @@ TEST(Jinja, RaiseExceptionMessageAsIs) {
   EXPECT_EQ(e.line(), 2u);
 }
 
+TEST(Jinja, FormatNumbersTooLongAreValueErrorsAsInPython) {
+  // Found by fuzz_jinja (tests/fuzz/regressions/fuzz_jinja/format_width_beyond_int.jinja): the
+  // digits went to std::stoi, whose out_of_range escaped the renderer.
+  for (const char* src : {"{{ '{:55555555555555555555555b}'.format(5) }}", "{{ '{:.99999999999999999999f}'.format(1.5) }}",
+                          "{{ '{99999999999999999999}'.format(1) }}", "{{ '{0[99999999999999999999]}'.format([1]) }}"}) {
+    auto e = error_of(src);
+    EXPECT_EQ(e.kind(), "ValueError") << src << ": " << e.what();
+    EXPECT_EQ(e.message(), "Too many decimal digits in format string") << src;
+  }
+}
+
 TEST(Jinja, SandboxRefusals) {
   for (const char* src : {"{{ [1].append(2) }}", "{{ {'a': 1}.pop('a') }}", "{{ {}.update({'a': 1}) }}",
                           "{{ [1].extend([2]) }}", "{{ [2, 1].sort() }}", "{{ {}.setdefault('a') }}",
