@@ -93,6 +93,36 @@ describe('limits', () => {
     }
   });
 
+  it('a client that stops reading for a while gets every byte, in order, once it reads again', async () => {
+    // The chunks are written at once while the socket takes them and by the writer loop once it
+    // is full (a partial write leaves the rest of a chunk to the loop): no byte lost or repeated.
+    const server = await startServe(['-m', MODEL, '--engine', `scripted:${SCRIPT}`, '--max-buffered-bytes', String(256 << 20),
+      '--no-request-log']);
+    try {
+      const request = { model: 'qwen3', ignore_eos: true, max_tokens: 8000, logprobs: true, top_logprobs: 20,
+        messages: user('long answer') };  // about 16 MB of chunks: more than the socket buffers hold
+      const r = await fetch(`${server.base}/v1/chat/completions`, { method: 'POST',
+        body: JSON.stringify({ ...request, stream: true }) });
+      await sleep(1500);
+      const events = (await r.text()).split('\n\n').filter(Boolean);
+      assert.equal(events.pop(), 'data: [DONE]');
+      let content = '';
+      let tokens = 0;
+      for (const e of events) {
+        assert.ok(e.startsWith('data: '), e.slice(0, 80));
+        const chunk = JSON.parse(e.slice(6));
+        const choice = chunk.choices[0];
+        if (choice?.delta?.content) content += choice.delta.content;
+        tokens += choice?.logprobs?.content?.length ?? 0;
+      }
+      const whole = await client(server.base).chat.completions.create(request);
+      assert.equal(tokens, 8000);
+      assert.equal(content, whole.choices[0].message.content);
+    } finally {
+      await stop(server.child);
+    }
+  });
+
   it('a client that disconnects mid-stream is counted and its engine stream stops', async () => {
     const server = await startServe(['-m', MODEL, '--engine', `scripted:${SCRIPT}`, '--scripted-rate', '100', '--no-request-log']);
     try {

@@ -44,8 +44,10 @@ void raise(const char* kind, const std::string& message) { throw TemplateError(k
 namespace {
 
 // Clears a frame's variables when its scope ends (also on exceptions), breaking reference cycles.
+// It refers to the variable, not the frame: a loop replaces its frame when a macro kept the old
+// one, and the frame to clear is the last (a copy leaked it when a later iteration threw).
 struct FrameScope {
-  Ref<Frame> frame;
+  const Ref<Frame>& frame;
   ~FrameScope() {
     if (frame.get()) frame->vars.clear();
   }
