@@ -4,7 +4,8 @@
 # AddressSanitizer and UndefinedBehaviorSanitizer, then
 #   scripts/fuzz.sh run [TARGET...]      fuzzes each target for FUZZ_SECONDS (default 60), or for
 #                                        FUZZ_RUNS executions when that is set, starting from a
-#                                        scratch copy of its corpus (the repo is not written)
+#                                        scratch copy of its corpus (the repo is not written;
+#                                        FUZZ_KEEP_DIR=DIR keeps the copies there for a later run)
 #   scripts/fuzz.sh regress [TARGET...]  runs each target once over its corpus and
 #                                        tests/fuzz/regressions/<target>/ (quick: for CI)
 # Any crash, sanitizer report, timeout (FUZZ_TIMEOUT seconds for one input, default 10) or
@@ -44,12 +45,18 @@ for t in "${targets[@]}"; do
       { tail -n 40 "$build/artifacts/$t.log"; failed+=("$t"); }
   else
     # libFuzzer adds what it finds to the first directory only: a scratch copy of the corpus.
-    scratch=$(mktemp -d)
-    cp -r "tests/fuzz/corpus/$t/." "$scratch/"
+    # FUZZ_KEEP_DIR keeps each target's grown corpus there, so a long run can go on later.
+    if [ -n "${FUZZ_KEEP_DIR:-}" ]; then
+      scratch=$FUZZ_KEEP_DIR/$t
+      [ -d "$scratch" ] || { mkdir -p "$scratch"; cp -r "tests/fuzz/corpus/$t/." "$scratch/"; }
+    else
+      scratch=$(mktemp -d)
+      cp -r "tests/fuzz/corpus/$t/." "$scratch/"
+    fi
     if [ -n "${FUZZ_RUNS:-}" ]; then limit=(-runs="$FUZZ_RUNS"); else limit=(-max_total_time="$seconds"); fi
     "$build/tests/fuzz/$t" "${flags[@]}" "${limit[@]}" "$scratch" "${seeds[@]}" 2>"$build/artifacts/$t.log" ||
       { tail -n 60 "$build/artifacts/$t.log"; failed+=("$t"); }
-    rm -rf "$scratch"
+    [ -n "${FUZZ_KEEP_DIR:-}" ] || rm -rf "$scratch"
   fi
   grep -E "^stat::(number_of_executed_units|average_exec_per_sec|peak_rss_mb)|cov: .* ft: " "$build/artifacts/$t.log" |
     tail -n 4 | sed 's/^/  /'
