@@ -31,7 +31,8 @@ describe('limits', () => {
       '--max-concurrent', '1', '--max-queue', '1', '--no-request-log']);
     try {
       const openai = client(server.base);
-      const first = openai.chat.completions.create({ model: 'qwen3', messages: user('long answer'), max_tokens: 40 });
+      // 300 tokens at 200/s: the slot stays taken for 1.5 s, long past the checks below on a slow machine.
+      const first = openai.chat.completions.create({ model: 'qwen3', messages: user('long answer'), max_tokens: 300 });
       await sleep(100);
       const queued = openai.chat.completions.create({ model: 'qwen3', messages: user('long answer'), max_tokens: 5 });
       await sleep(100);
@@ -41,7 +42,7 @@ describe('limits', () => {
       assert.equal(r.headers.get('retry-after'), '1');
       assert.equal((await r.json()).error.type, 'rate_limit_error');
       await assert.rejects(openai.chat.completions.create({ model: 'qwen3', messages: user('hi') }), OpenAI.RateLimitError);
-      assert.equal((await first).usage.completion_tokens, 40);
+      assert.equal((await first).usage.completion_tokens, 300);
       assert.equal((await queued).usage.completion_tokens, 5);
     } finally {
       await stop(server.child);
