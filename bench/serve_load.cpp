@@ -7,7 +7,8 @@
 // are split here) and record, per content chunk, when it arrived; per request TTFT, total time,
 // the assembled text, finish_reason and usage. Arrival times are the kernel's receive timestamps
 // (SO_TIMESTAMPNS) of the read that completed the chunk, so the load generator's own scheduling
-// delay (reported as client_lag_ms) does not count as the server's; --user-timestamps uses the
+// delay (reported as client_lag_ms) does not count as the server's (a chunk that shares its read
+// with a later one has no time of its own and no gap: chunks_read_together counts them); --user-timestamps uses the
 // time the client got to the data instead. One JSON object goes to stdout; exit status 1 when a
 // request failed or a text differed from --expect-text / --expect.
 //
@@ -89,7 +90,9 @@ struct Options {
   PATH defaults to /v1/chat/completions. Without --requests-per-client or --duration each
   client sends one request; --timeout (default: duration + 120 s, or 600 s) ends the run.
   --ramp S starts client i at i*S/N seconds; --rate R is the engine's nominal tokens/s, for
-  the added inter-chunk delay (gap between consecutive content chunks minus 1/R).
+  the added inter-chunk delay (gap between consecutive content chunks minus 1/R). A chunk
+  read together with the next one has no arrival time of its own: its gaps are left out and it
+  is counted in chunks_read_together.
 )";
   std::exit(2);
 }
@@ -274,6 +277,7 @@ struct Conn {
   tcp::socket sock;
   beast::flat_buffer in;
   std::int64_t last_kernel = 0, last_user = 0;  // of the last read
+  std::uint64_t reads = 0;                       // reads so far, to tell chunks read together
   std::int64_t last_activity = 0;
   bool busy = false;  // a request is in flight (the stall watchdog looks at it)
   bool drained = false;  // the last read emptied the socket
@@ -324,6 +328,7 @@ struct Conn {
       if (n > 0) {
         last_user = now_ns();
         last_kernel = last_user;
+        ++reads;
         for (cmsghdr* c = CMSG_FIRSTHDR(&msg); c; c = CMSG_NXTHDR(&msg, c)) {
           if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SO_TIMESTAMPNS) {
             timespec ts;
@@ -426,6 +431,8 @@ class SseSplitter {
 struct Request {
   std::int64_t sent = 0, first_event = 0, first_content = 0, end = 0;
   std::int64_t last_content_kernel = 0;
+  std::uint64_t last_content_read = 0;
+  std::optional<double> pending_gap;  // the last chunk's gap, kept until its time is known to be its own
   std::string content, reasoning, finish_reason, error;
   std::size_t tool_call_chunks = 0, content_chunks = 0;
   std::optional<std::uint64_t> completion_tokens, prompt_tokens;
@@ -443,6 +450,7 @@ struct Worker {
   simdjson::dom::parser json;
   // Results.
   std::vector<double> ttft, first_event, total, gap, added, client_lag;
+  std::size_t chunks_read_together = 0;  // content chunks whose own arrival time is unknown
   std::vector<std::int64_t> chunk_times;  // every content chunk's arrival, for the steady window
   std::vector<std::int64_t> client_first_content, client_last_end;  // per client of this worker
   std::size_t ok = 0, errors = 0, mismatches = 0, reconnects = 0, stale_retries = 0, tokens = 0, prompt_tokens = 0, usage_missing = 0;
@@ -453,7 +461,7 @@ struct Worker {
 
   explicit Worker(const Options& options) : o(options) {}
 
-  void on_event(Request& r, std::string_view data, std::int64_t kernel, std::int64_t user) {
+  void on_event(Request& r, std::string_view data, std::int64_t kernel, std::int64_t user, std::uint64_t read) {
     if (!r.first_event) r.first_event = kernel;
     if (data == "[DONE]") {
       r.done = true;
@@ -500,14 +508,27 @@ struct Worker {
     ++r.content_chunks;
     chunk_times.push_back(kernel);
     client_lag.push_back(ms(user - kernel));
+    // A read's timestamp is the arrival of its last byte: a chunk read together with the next one
+    // (the client fell behind) has no arrival time of its own, and neither gap beside it is known.
+    // Counting them would turn a client's lag into a server's delay (+1/R, then -1/R).
     if (!r.first_content) {
       r.first_content = kernel;
+    } else if (read == r.last_content_read) {
+      ++chunks_read_together;
+      r.pending_gap.reset();
     } else {
-      double g = ms(kernel - r.last_content_kernel);
-      gap.push_back(g);
-      if (o.rate > 0) added.push_back(g - 1000.0 / o.rate);
+      push_gap(r);
+      r.pending_gap = ms(kernel - r.last_content_kernel);
     }
     r.last_content_kernel = kernel;
+    r.last_content_read = read;
+  }
+
+  void push_gap(Request& r) {
+    if (!r.pending_gap) return;
+    gap.push_back(*r.pending_gap);
+    if (o.rate > 0) added.push_back(*r.pending_gap - 1000.0 / o.rate);
+    r.pending_gap.reset();
   }
 
   // A whole (non-streamed) chat or text completion.
@@ -535,6 +556,7 @@ struct Worker {
   }
 
   void record(Request& r) {
+    push_gap(r);
     if (r.error.empty() && r.status != 200) r.error = "HTTP " + std::to_string(r.status);
     if (r.error.empty() && !r.done) r.error = "the stream ended without data: [DONE]";
     if (r.error.empty() && r.finish_reason.empty()) r.error = "no finish_reason";
@@ -640,7 +662,7 @@ struct Worker {
                   return;
                 }
                 sse.feed(bytes, [&](std::string_view data) {
-                  on_event(r, data, o.user_timestamps ? c.last_user : c.last_kernel, c.last_user);
+                  on_event(r, data, o.user_timestamps ? c.last_user : c.last_kernel, c.last_user, c.reads);
                 });
               },
               keep);
@@ -762,6 +784,7 @@ int run_stream(const Options& o) {
     move_into(all.chunk_times, w.chunk_times), move_into(all.client_first_content, w.client_first_content);
     move_into(all.client_last_end, w.client_last_end), move_into(all.mismatch_samples, w.mismatch_samples);
     all.ok += w.ok, all.errors += w.errors, all.mismatches += w.mismatches, all.reconnects += w.reconnects;
+    all.chunks_read_together += w.chunks_read_together;
     all.stale_retries += w.stale_retries;
     all.tokens += w.tokens, all.prompt_tokens += w.prompt_tokens, all.usage_missing += w.usage_missing;
     for (auto& [k, v] : w.finish_reasons) all.finish_reasons[k] += v;
@@ -820,6 +843,7 @@ int run_stream(const Options& o) {
   out += ",\"gap_ms\":" + summary_json(summarize(all.gap, true));
   out += ",\"added_delay_ms\":" + summary_json(summarize(all.added, true));
   out += ",\"client_lag_ms\":" + summary_json(summarize(all.client_lag, false));
+  out += ",\"chunks_read_together\":" + std::to_string(all.chunks_read_together);
   out += ",\"finish_reasons\":{";
   bool first = true;
   for (auto& [k, v] : all.finish_reasons) {

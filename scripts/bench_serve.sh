@@ -16,8 +16,8 @@
 #   BUILD_DIR (build)  TEXTEDGE ($BUILD_DIR/textedge)  SERVE_LOAD ($BUILD_DIR/textedge_serve_load)
 #   OUT ($BUILD_DIR/bench/serve.json)  STEPS ("capacity peer prompt")
 #   CONCURRENCY ("1 64 256 1000")  DURATION (20 s per capacity run)  RAMP (1 s)  RATE (50)
-#   SERVE_THREADS ("default 1": the capacity runs once per textedge --threads value, default
-#                 meaning no flag: textedge's own default, the number of cores)
+#   SERVE_THREADS ("default 2": the capacity runs once per textedge --threads value, default
+#                 meaning no flag: textedge's own default, read from its "listening on" line)
 #   PEER_CLIENTS (32)  PEER_DURATION (30 s)  PEER_ROUNDS (2)  PEER_TTFT_REQUESTS (30, one client)  LLAMA_SLOTS (32)  LLAMA_CTX (65536)
 #   LLAMA_ARGS (extra llama-server flags)  PROMPT_REPEAT (20)  PROMPT_ROUNDS (2)
 #   LLAMA_SERVER, ENGINE_MODEL (else from $BUILD_DIR/engine.env or scripts/engine.sh)
@@ -33,7 +33,7 @@ CONCURRENCY=${CONCURRENCY:-1 64 256 1000}
 DURATION=${DURATION:-20}
 RAMP=${RAMP:-1}
 RATE=${RATE:-50}
-SERVE_THREADS=${SERVE_THREADS:-default 1}
+SERVE_THREADS=${SERVE_THREADS:-default 2}
 PEER_CLIENTS=${PEER_CLIENTS:-32}
 PEER_DURATION=${PEER_DURATION:-30}
 PEER_ROUNDS=${PEER_ROUNDS:-4}
@@ -137,13 +137,11 @@ if [[ " $STEPS " == *" capacity "* ]]; then
   step_start "[capacity] textedge serve over scripted: ($ANSWER_TOKENS-token answer at $RATE tokens/s per stream), --threads: $SERVE_THREADS"
   for th in $SERVE_THREADS; do
     threads=()
-    nthreads=$(nproc)
-    if [ "$th" != default ]; then
-      threads=(--threads "$th")
-      nthreads=$th
-    fi
+    [ "$th" != default ] && threads=(--threads "$th")
     start_serve "capacity-$th" --engine "scripted:$WORK/scripted.jsonl" --scripted-rate "$RATE" \
       --max-concurrent $((max_c + 24)) --max-queue 1024 "${threads[@]}"
+    nthreads=$(sed -n 's/.*I\/O threads \([0-9]*\).*/\1/p' "$WORK/capacity-$th.out" | head -1)
+    [ -n "$nthreads" ] || die "textedge serve's listening line does not name its I/O threads"
     log "  textedge serve $SERVE_URL (pid $SERVE_PID), --max-concurrent $((max_c + 24)), --threads $th ($nthreads)"
     # A short warm-up.
     "$LOAD" --url "$SERVE_URL" --body "$WORK/body_scripted.json" --concurrency 4 --requests-per-client 1 \

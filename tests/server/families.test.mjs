@@ -41,7 +41,7 @@ describe('tool-call families through textedge serve', () => {
       if (c.template) args.push('--chat-template', path.join(TEMPLATES, c.template));
       const server = await startServe(args);
       try {
-        assert.match(server.child.log, new RegExp(`tool calls ${c.format}, reasoning ${c.reasoning}\\)`));
+        assert.match(server.child.log, new RegExp(`tool calls ${c.format}, reasoning ${c.reasoning},`));
         const openai = client(server.base);
         for (const [i, text] of c.outputs.entries()) {
           const request = { model: c.model, tools: TOOLS, messages: [{ role: 'user', content: `case ${i}` }] };

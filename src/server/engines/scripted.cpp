@@ -145,9 +145,8 @@ class ScriptedStream final : public EngineStream {
     if (cancelled_ && !done_) end(EngineStop::kAborted);
     if (!done_) {
       if (rate_ > 0) {
-        auto due = start_ + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
-                                std::chrono::duration<double>(static_cast<double>(generated_ + 1) / rate_));
-        timer_.expires_at(due);
+        timer_.expires_at(on_step_grid(start_ + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                                                  std::chrono::duration<double>(static_cast<double>(generated_ + 1) / rate_))));
         co_await timer_.async_wait(asio::as_tuple(asio::use_awaitable));
       } else {
         // Yield, so that a stream at full speed does not starve the others on this executor.
@@ -170,6 +169,18 @@ class ScriptedStream final : public EngineStream {
 
  private:
   static constexpr std::size_t kBatch = 8;
+
+  // Tokens are due on a 250 us grid, as an engine emits a step's tokens together: the streams due
+  // on one grid point expire in one wake-up of the reactor. Measured at 1,000 streams x 50
+  // tokens/s (perf stat on syscall tracepoints): timerfd_settime and epoll_wait per token went
+  // from 0.13 to 0.07; perf put timerfd_settime at ~10% of the server's CPU before (each call
+  // costs ~13 us on this VM). A rate whose interval is a multiple of the grid (50/s: 20 ms)
+  // keeps its intervals exact; others vary by at most the grid.
+  static std::chrono::steady_clock::time_point on_step_grid(std::chrono::steady_clock::time_point t) {
+    constexpr auto kGrid = std::chrono::duration_cast<std::chrono::steady_clock::duration>(std::chrono::microseconds(250));
+    auto since = t.time_since_epoch();
+    return std::chrono::steady_clock::time_point((since + kGrid - std::chrono::steady_clock::duration(1)) / kGrid * kGrid);
+  }
 
   void end(EngineStop stop) {
     stop_ = stop;
