@@ -34,7 +34,7 @@ int run_parse_command(const ParseCommand& c) {
     o.format = c.format;
     o.reasoning = c.reasoning;
     o.starts_in_reasoning = c.starts_in_reasoning;
-    o.partial_calls = !c.no_partial_calls;
+    o.partial_calls = !c.no_partial_calls && !c.whole;  // a whole message holds calls until valid (parse_output)
     if (!c.tools.empty()) o.tools_json = read_input(c.tools);
     OutputParser parser(o);
     std::vector<ChatDelta> deltas;

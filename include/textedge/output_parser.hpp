@@ -17,8 +17,9 @@ struct OutputParserOptions {
   std::string reasoning = "none";  // "none", "think", "qwen3" or "deepseek_r1"
   bool starts_in_reasoning = false;  // the opening <think> is already in the prompt
   std::string tools_json;          // OpenAI tools array (qwen3_coder types values by it)
-  // true: a call's header streams once its name is complete, then its arguments; a call that
-  // breaks later keeps what was streamed. false: calls are held until complete and valid.
+  // true: a call's header streams with its first fragment of arguments, then the rest of them;
+  // a call that breaks later keeps what was streamed (and does not count in made_calls()).
+  // false: calls are held until complete and valid. parse_output always holds them.
   bool partial_calls = true;
   std::uint64_t id_seed = 0;  // call ids are derived from it; 0 picks a random seed
 };
@@ -56,12 +57,14 @@ class TEXTEDGE_API OutputParser {
   void feed(std::string_view delta, std::vector<ChatDelta>& out);
   // End of output: releases what was held back.
   void finish(std::vector<ChatDelta>& out);
-  bool made_calls() const;
+  bool made_calls() const;  // a call completed (finish_reason "tool_calls")
 
  private:
   std::unique_ptr<detail::ParserCore> core_;
 };
 
+// The whole text at once: calls that did not complete are content as written (partial_calls is
+// ignored).
 TEXTEDGE_API ParsedMessage parse_output(std::string_view text, const OutputParserOptions& options);
 // Folds deltas into a message (what a client does with a stream).
 TEXTEDGE_API void merge_deltas(const std::vector<ChatDelta>& deltas, ParsedMessage& into);

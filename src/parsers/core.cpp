@@ -354,7 +354,7 @@ void ToolScanner::resolve() {
   } else {
     after_call_ = true;
   }
-  in_call_ = header_sent_ = false;
+  header_sent_ = have_name_ = false;
   name_.clear();
   args_.clear();
   for (std::size_t i = from; i < raw.size(); ++i) byte(static_cast<unsigned char>(raw[i]));
@@ -417,7 +417,13 @@ void ToolScanner::set_id_style(std::string prefix, int length) {
 void ToolScanner::set_name(std::string name, std::string own_id) {
   name_ = std::move(name);
   id_ = std::move(own_id);
-  if (!partial_) return;
+  have_name_ = true;
+  if (partial_ && !args_.empty()) send_header();  // the arguments came first
+}
+
+// A streamed call's header goes out with its first fragment of arguments: a call that breaks
+// before its arguments begin is content as written, never a call without arguments.
+void ToolScanner::send_header() {
   index_ = next_index_;
   if (id_.empty()) id_ = next_id();
   std::string id = std::move(id_);
@@ -436,9 +442,10 @@ void ToolScanner::add_args(std::string_view s) {
   if (partial_ && header_sent_) {
     em_.args(index_, s);
     commit();
-  } else {
-    args_ += s;
+    return;
   }
+  args_ += s;
+  if (partial_ && have_name_) send_header();
 }
 
 void ToolScanner::end_call() {
@@ -448,8 +455,9 @@ void ToolScanner::end_call() {
     ++next_index_;
     em_.call(index, std::move(id), std::move(name_), args_);
   }
+  ++completed_;
   commit();
-  header_sent_ = false;
+  header_sent_ = have_name_ = false;
   id_.clear();
   name_.clear();
   args_.clear();
@@ -505,10 +513,16 @@ bool ToolTypes::string_typed(const std::string& tool, const std::string& paramet
   return true;
 }
 
+// A value the model wrote with its quotes escaped (`[{\"id\": 1}]`, GLM-4.6 in SGLang's tests)
+// is read once unescaped; anything else that is not JSON is a string.
 std::string typed_value(const std::string& raw) {
   simdjson::dom::parser p;
-  simdjson::padded_string ps(raw);
-  return p.parse(ps).error() == simdjson::SUCCESS ? raw : json_quote(raw);
+  if (p.parse(simdjson::padded_string(raw)).error() == simdjson::SUCCESS) return raw;
+  if (raw.find("\\\"") != std::string::npos) {
+    std::string unescaped = json_unescape(raw);
+    if (p.parse(simdjson::padded_string(unescaped)).error() == simdjson::SUCCESS) return unescaped;
+  }
+  return json_quote(raw);
 }
 
 }  // namespace textedge::detail

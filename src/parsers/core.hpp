@@ -78,7 +78,7 @@ class ToolScanner {
   virtual ~ToolScanner() = default;
   void byte(unsigned char c);
   void finish();
-  int calls() const { return next_index_; }
+  int calls() const { return completed_; }  // calls completed and valid
 
   // For the format modules.
   void set_name(std::string name, std::string id = {});  // id: the call's id when the text gives one
@@ -103,6 +103,7 @@ class ToolScanner {
   void content(std::string_view s);
   void resolve();  // the session failed or was cut off
   std::string next_id();
+  void send_header();
 
   Emitter& em_;
   StopStrings markers_;
@@ -120,8 +121,8 @@ class ToolScanner {
   std::size_t marker_len_ = 0, committed_ = 0;
   std::string raw_;  // the session's bytes, from its marker
   // The current call.
-  bool in_call_ = false, header_sent_ = false;
-  int index_ = -1, next_index_ = 0;
+  bool header_sent_ = false, have_name_ = false;
+  int index_ = -1, next_index_ = 0, completed_ = 0;
   std::string name_, args_, id_;
 };
 

@@ -1,7 +1,8 @@
 // glm45: GLM-4.5 / 4.6 (chat template; vLLM's glm45 parser):
 //   <tool_call>f\n<arg_key>k</arg_key>\n<arg_value>v</arg_value>\n...</tool_call>
 // Values are raw text typed by the tools' JSON schema, as for qwen3_coder (core.hpp ToolTypes):
-// strings stream as written, other values are held to </arg_value>.
+// strings stream as written, other values are held to </arg_value>. The newlines may be absent
+// (GLM-4.7) or written as a literal backslash-n (GLM-4.6, in SGLang's tests): both separate.
 #include "parsers/core.hpp"
 
 namespace textedge::detail {
@@ -20,8 +21,24 @@ class Glm45 final : public ToolScanner {
     st_ = St::name;
     name_.clear();
     first_ = true;
+    backslash_ = false;
   }
   Step step(unsigned char c) override {
+    if (st_ == St::name || st_ == St::body || st_ == St::value_pre) {
+      if (backslash_) {
+        backslash_ = false;
+        if (c == 'n') {
+          c = '\n';  // a literal backslash-n
+        } else if (st_ == St::name) {
+          name_ += '\\';
+        } else {
+          return Step::fail;
+        }
+      } else if (c == '\\') {
+        backslash_ = true;
+        return Step::more;
+      }
+    }
     switch (st_) {
       case St::name:
         if (c == '\n' || c == '<') {
@@ -122,7 +139,7 @@ class Glm45 final : public ToolScanner {
   St st_ = St::name;
   std::string name_, buf_, key_, value_;
   std::size_t at_ = 0;
-  bool first_ = true, is_string_ = true;
+  bool first_ = true, is_string_ = true, backslash_ = false;
 };
 
 }  // namespace

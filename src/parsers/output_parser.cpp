@@ -205,7 +205,10 @@ void merge_deltas(const std::vector<ChatDelta>& deltas, ParsedMessage& into) {
 }
 
 ParsedMessage parse_output(std::string_view text, const OutputParserOptions& options) {
-  OutputParser parser(options);
+  // A whole message never carries a call that did not complete: calls are held until valid.
+  OutputParserOptions held = options;
+  held.partial_calls = false;
+  OutputParser parser(held);
   std::vector<ChatDelta> deltas;
   parser.feed(text, deltas);
   parser.finish(deltas);

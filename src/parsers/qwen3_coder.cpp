@@ -3,7 +3,8 @@
 // Values are raw text (one leading and one trailing newline dropped) typed by the tool's JSON
 // schema: string parameters (and parameters the schema does not type) become JSON strings,
 // streamed as written; other values are held until </parameter>, then written as JSON when they
-// parse as JSON, else as a string.
+// parse as JSON, else as a string. A value whose </parameter> is missing ends at the next
+// <parameter= or </function> (as in vLLM).
 #include "parsers/core.hpp"
 
 namespace textedge::detail {
@@ -69,6 +70,7 @@ class Qwen3Coder final : public ToolScanner {
       case St::tag:
         tag_ += static_cast<char>(c);
         if (tag_ == kParameter) {
+          tag_.clear();
           key_.clear();
           st_ = St::key;
           return Step::more;
@@ -102,27 +104,40 @@ class Qwen3Coder final : public ToolScanner {
         key_ += static_cast<char>(c);
         return Step::more;
       case St::value:
-        // Held back: a newline that may precede </parameter>, and a prefix of </parameter>
-        // ('<' and '\n' each occur once in "\n</parameter>", so no overlaps to track).
+        // Held back: a newline that may precede the value's end, and a prefix of a tag that ends
+        // it. A missing </parameter> ends the value at the next <parameter= or </function>, as
+        // vLLM recovers it.
         if (value_start_) {
           value_start_ = false;
           if (c == '\n') return Step::more;
         }
-        if (at_ > 0) {
-          if (c == static_cast<unsigned char>(kEndParameter[at_])) {
-            if (++at_ == kEndParameter.size()) {
-              value_end();
+        if (!tag_.empty()) {
+          int m = match_tag(tag_, c, {kEndParameter, kParameter, kEndFunction});
+          if (m == -1) return Step::more;
+          if (m >= 0) {
+            tag_.clear();
+            value_end();
+            if (m == 0) {
               st_ = St::body;
+            } else if (m == 1) {
+              key_.clear();
+              st_ = St::key;
+            } else {
+              add_args("}");
+              st_ = St::post;
+              at_ = 0;
             }
             return Step::more;
           }
+          std::string held = std::move(tag_);
+          tag_.clear();
+          held.pop_back();
           if (nl_) value_out("\n");
-          value_out(kEndParameter.substr(0, at_));
           nl_ = false;
-          at_ = 0;
+          value_out(held);
         }
         if (c == '<') {
-          at_ = 1;
+          tag_.assign(1, '<');
           return Step::more;
         }
         if (nl_) value_out("\n");

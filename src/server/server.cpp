@@ -443,6 +443,7 @@ class Server {
     bool calls = r.tool_choice != ToolChoice::kNone && !r.tools_json.empty();
     if (!calls) po.format = "none";
     po.tools_json = calls ? r.tools_json : "";
+    if (!r.params.stream) po.partial_calls = false;  // a whole message never carries a call that broke
     if (po.reasoning != "none" && !model_.reasoning_open.empty()) {
       std::string_view p = prompt;
       while (!p.empty() && (p.back() == '\n' || p.back() == ' ')) p.remove_suffix(1);

@@ -186,15 +186,16 @@ TEST(Cli, SchemaRegexAndToolRegex) {
 
 TEST(Cli, ParseStreamsDeltasAndWholeMessages) {
   std::string input =
-      "\"<think>hm</thi\"\n\"nk>ok <tool_call>\\n{\\\"name\\\": \\\"f\\\", \\\"argu\"\n\"ments\\\": {\\\"a\\\": "
+      "\"<think>hm</thi\"\n\"nk>ok <tool_call>\\n{\\\"name\\\": \\\"f\\\", \\\"arguments\\\": {\\\"a\"\n\"\\\": "
       "1}}\\n</tool_call>\"\n";
   auto r = run("parse --format hermes --reasoning qwen3", input);
   EXPECT_EQ(r.status, 0) << r.out;
   EXPECT_NE(r.out.find("[{\"reasoning_content\":\"hm\"}]\n"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("\"type\":\"function\",\"function\":{\"name\":\"f\",\"arguments\":\"\"}}]}]\n"),
+  // The header goes out with the first fragment of arguments.
+  EXPECT_NE(r.out.find("\"type\":\"function\",\"function\":{\"name\":\"f\",\"arguments\":\"{\\\"a\"}}]}]\n"),
             std::string::npos)
       << r.out;
-  EXPECT_NE(r.out.find("[{\"tool_calls\":[{\"index\":0,\"function\":{\"arguments\":\"{\\\"a\\\": 1}\"}}]}]\n[]\n"),
+  EXPECT_NE(r.out.find("[{\"tool_calls\":[{\"index\":0,\"function\":{\"arguments\":\"\\\": 1}\"}}]}]\n[]\n"),
             std::string::npos)
       << r.out;
   auto w = run("parse --format hermes --reasoning qwen3 --whole --no-partial-calls", input);
@@ -305,15 +306,15 @@ TEST(CliFlags, RenderTemplateWithModel) {
 }
 
 const std::string kSplitHermesCall =
-    "\"<tool_call>\\n{\\\"name\\\": \\\"f\\\", \\\"argu\"\n\"ments\\\": {\\\"a\\\": 1}}\\n</tool_call>\"\n";
+    "\"<tool_call>\\n{\\\"name\\\": \\\"f\\\", \\\"arguments\\\": {\\\"a\"\n\"\\\": 1}}\\n</tool_call>\"\n";
 
 TEST(CliFlags, ParseFormat) {
   auto none = run("parse", kSplitHermesCall);
   EXPECT_EQ(none.out,
-            "[{\"content\":\"<tool_call>\\n{\\\"name\\\": \\\"f\\\", \\\"argu\"}]\n"
-            "[{\"content\":\"ments\\\": {\\\"a\\\": 1}}\\n</tool_call>\"}]\n[]\n");
+            "[{\"content\":\"<tool_call>\\n{\\\"name\\\": \\\"f\\\", \\\"arguments\\\": {\\\"a\"}]\n"
+            "[{\"content\":\"\\\": 1}}\\n</tool_call>\"}]\n[]\n");
   auto hermes = run("parse --format hermes", kSplitHermesCall);
-  EXPECT_NE(hermes.out.find("\"function\":{\"name\":\"f\",\"arguments\":\"\"}"), std::string::npos) << hermes.out;
+  EXPECT_NE(hermes.out.find("\"function\":{\"name\":\"f\",\"arguments\":\"{\\\"a\"}"), std::string::npos) << hermes.out;
 }
 
 TEST(CliFlags, ParseReasoning) {

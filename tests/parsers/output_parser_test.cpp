@@ -61,10 +61,18 @@ void expect_same(const ParsedMessage& a, const ParsedMessage& b, const std::stri
   EXPECT_EQ(a.finish_reason, b.finish_reason) << what;
 }
 
-// Every split gives the whole-text parse: one byte at a time, random chunks; also checks each
-// call's first fragment carries id and name, and ids are unique.
+// A whole message (parse_output) never carries a call whose arguments are not a JSON object.
+void expect_whole_calls_valid(std::string_view text, const OutputParserOptions& o) {
+  for (auto& call : parse_output(text, o).tool_calls)
+    EXPECT_TRUE(valid_json(call.arguments) && call.arguments.front() == '{') << call.arguments << " from " << text;
+}
+
+// Every split gives what one feed of the whole text gives: one byte at a time, random chunks;
+// also checks each call's first fragment carries id and name, ids are unique, and the whole
+// message's calls are valid.
 ParsedMessage check(std::string_view text, const OutputParserOptions& o) {
-  ParsedMessage whole = parse_output(text, o);
+  ParsedMessage whole = stream(text, o, {});
+  expect_whole_calls_valid(text, o);
   std::vector<std::size_t> cuts;
   for (std::size_t i = 1; i < text.size(); ++i) cuts.push_back(i);
   std::vector<ChatDelta> deltas;
@@ -305,13 +313,16 @@ TEST(Hermes, BrokenAfterNameThenAnotherCall) {
 TEST(Hermes, ArgumentsStreamIncrementally) {
   OutputParser p(opts("hermes"));
   std::vector<ChatDelta> out;
-  p.feed("<tool_call>\n{\"name\": \"f\"", out);
+  p.feed("<tool_call>\n{\"name\": \"f\", \"arguments\": ", out);
+  EXPECT_TRUE(out.empty());  // the header waits for the arguments to begin
+  p.feed("{\"a\": ", out);
   ASSERT_EQ(out.size(), 1u);
   EXPECT_EQ(out[0].name, "f");
+  EXPECT_EQ(out[0].text, "{\"a\": ");
   out.clear();
-  p.feed(", \"arguments\": {\"a\": \"x", out);
+  p.feed("\"x", out);
   ASSERT_EQ(out.size(), 1u);
-  EXPECT_EQ(out[0].text, "{\"a\": \"x");
+  EXPECT_EQ(out[0].text, "\"x");
   EXPECT_EQ(out[0].index, 0);
   EXPECT_TRUE(out[0].id.empty());
   out.clear();
@@ -605,6 +616,101 @@ TEST(Harmony, CutOff) {
   EXPECT_EQ(m.content, "<|channel|>commentary to=functions.f <|constr");
 }
 
+// ---- broken calls (issue 13, section 1) ----
+
+namespace {
+// What a stream gives for `text`, fed one byte at a time, and its finish_reason as the server
+// reports it (made_calls: calls that completed).
+std::pair<ParsedMessage, bool> stream_one_byte(std::string_view text, const OutputParserOptions& o) {
+  OutputParser p(o);
+  std::vector<ChatDelta> deltas;
+  for (char c : text) p.feed(std::string_view(&c, 1), deltas);
+  p.finish(deltas);
+  ParsedMessage m;
+  merge_deltas(deltas, m);
+  return {m, p.made_calls()};
+}
+}  // namespace
+
+// A whole message never carries a call that did not complete: the model's text is content, as
+// written, markers and all (kimi_k2 used to return {"a":  as a call and its end markers as content).
+TEST(BrokenCalls, AWholeMessageReturnsThemAsContentAsWritten) {
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"hermes", "<tool_call>\n{\"name\": \"f\", \"arguments\": {</tool_call>"},
+      {"hermes", "<tool_call>\n{\"name\": \"f\", \"arguments\": \"\"}\n</tool_call>"},
+      {"hermes", "Sure. <tool_call>\n{\"name\": \"f\", \"arguments\": {\"a\": \"unterminated"},
+      {"kimi_k2", "<|tool_calls_section_begin|><|tool_call_begin|>functions.get:0<|tool_call_argument_begin|>{\"a\": "
+                  "<|tool_call_end|><|tool_calls_section_end|>"},
+      {"harmony", "<|channel|>commentary to=functions.f <|constrain|>json<|message|>not json<|call|>"},
+      {"glm45", "<tool_call>f<oops"},
+      {"glm45", "<tool_call>f<arg_key>a</arg_key><arg_value>1</arg_value><oops"},
+      {"qwen3_coder", "<tool_call>\n<function=edit>\n<parameter=path>\nsrc/"},
+  };
+  for (auto& [format, text] : cases) {
+    auto o = opts(format);
+    o.tools_json = coder().tools_json;
+    ParsedMessage m = parse_output(text, o);
+    EXPECT_EQ(m.content, text) << format;
+    EXPECT_TRUE(m.tool_calls.empty()) << format << ": " << text;
+    EXPECT_EQ(m.finish_reason, "stop") << format;
+  }
+}
+
+// A stream sends a call's header with its first fragment of arguments, so a call that breaks
+// before its arguments begin is content as written, never a call without arguments (harmony
+// used to send f with "" and put <|call|> in the content; glm45 lost the '<' after the name).
+// A call that breaks after that keeps the arguments streamed (a stream cannot take them back),
+// the rest is content, and the stream finishes with "stop", not "tool_calls".
+TEST(BrokenCalls, AStreamSendsAHeaderOnlyWithArguments) {
+  for (std::string text : {"<|channel|>commentary to=functions.f <|constrain|>json<|message|>not json<|call|>"}) {
+    auto [m, made] = stream_one_byte(text, opts("harmony"));
+    EXPECT_EQ(m.content, text);
+    EXPECT_TRUE(m.tool_calls.empty());
+    EXPECT_FALSE(made);
+  }
+  auto [g, made_g] = stream_one_byte("<tool_call>f<oops", opts("glm45"));
+  EXPECT_EQ(g.content, "<tool_call>f<oops");
+  EXPECT_TRUE(g.tool_calls.empty());
+  auto [k, made_k] = stream_one_byte(
+      "<|tool_calls_section_begin|><|tool_call_begin|>functions.get:0<|tool_call_argument_begin|>{\"a\": "
+      "<|tool_call_end|><|tool_calls_section_end|>",
+      opts("kimi_k2"));
+  ASSERT_EQ(k.tool_calls.size(), 1u);
+  EXPECT_EQ(k.tool_calls[0].arguments, "{\"a\": ");
+  EXPECT_EQ(k.content, "<|tool_call_end|><|tool_calls_section_end|>");
+  EXPECT_FALSE(made_k);
+  auto [ok, made_ok] = stream_one_byte("<tool_call>\n{\"name\": \"f\", \"arguments\": {}}\n</tool_call>", opts("hermes"));
+  EXPECT_TRUE(made_ok);
+}
+
+// glm45 without newlines after the name (GLM-4.7), and with a literal backslash-n (GLM-4.6 as
+// SGLang's tests write it): both separate the name from its arguments.
+TEST(Glm45, NameEndsAtATagOrALiteralNewline) {
+  auto o = coder();
+  o.format = "glm45";
+  for (bool partial : {true, false}) {
+    o.partial_calls = partial;
+    expect_calls(check("<tool_call>edit<arg_key>line</arg_key><arg_value>3</arg_value></tool_call>", o), {{"edit", "{\"line\": 3}"}});
+    expect_calls(check("<tool_call>edit\\n<arg_key>line</arg_key>\\n<arg_value>3</arg_value>\\n</tool_call>", o),
+                 {{"edit", "{\"line\": 3}"}});
+    expect_calls(check("<tool_call>a\\b\n</tool_call>", o), {{"a\\b", "{}"}});
+    // A value written with escaped quotes is read once unescaped when its type is not string.
+    expect_calls(check("<tool_call>edit\\n<arg_key>opts</arg_key>\\n<arg_value>{\\\"k\\\": 1}</arg_value></tool_call>", o),
+                 {{"edit", "{\"opts\": {\"k\": 1}}"}});
+  }
+}
+
+// qwen3_coder: a value whose </parameter> is missing ends at the next <parameter= or
+// </function>, as vLLM recovers it.
+TEST(Qwen3Coder, AMissingEndParameterEndsAtTheNextTag) {
+  for (bool partial : {true, false}) {
+    auto o = coder(partial);
+    expect_calls(check("<tool_call>\n<function=edit>\n<parameter=path>\na<b\n<parameter=line>\n4\n</parameter>\n</function>\n</tool_call>", o),
+                 {{"edit", "{\"path\": \"a<b\", \"line\": 4}"}});
+    expect_calls(check("<tool_call>\n<function=edit>\n<parameter=line>\n4\n</function>\n</tool_call>", o), {{"edit", "{\"line\": 4}"}});
+  }
+}
+
 // ---- pythonic ----
 
 TEST(Pythonic, Calls) {
@@ -659,7 +765,8 @@ TEST(AllFormats, RandomTextsAreSplitInvariant) {
         for (bool partial : {true, false}) {
           auto o = opts(format, reasoning, partial);
           if (format == "qwen3_coder" || format == "glm45") o.tools_json = coder().tools_json;
-          ParsedMessage whole = parse_output(text, o);
+          ParsedMessage whole = stream(text, o, {});
+          expect_whole_calls_valid(text, o);
           std::vector<std::size_t> one;
           for (std::size_t i = 1; i < text.size(); ++i) one.push_back(i);
           expect_same(stream(text, o, one), whole, format + " one byte: " + text);
@@ -710,7 +817,7 @@ TEST(AllFormats, MutatedCallsAreSplitInvariant) {
       for (bool partial : {true, false}) {
         auto o = opts(format, "none", partial);
         o.tools_json = coder().tools_json;
-        ParsedMessage whole = parse_output(text, o);
+        ParsedMessage whole = stream(text, o, {});
         std::vector<std::size_t> one;
         for (std::size_t i = 1; i < text.size(); ++i) one.push_back(i);
         expect_same(stream(text, o, one), whole, format + " one byte: " + text);
@@ -718,8 +825,8 @@ TEST(AllFormats, MutatedCallsAreSplitInvariant) {
         for (std::size_t i = 1; i < text.size(); ++i)
           if (rng() % 4 == 0) cuts.push_back(i);
         expect_same(stream(text, o, cuts), whole, format + " random: " + text);
-        if (!partial && valid_json(json_quote_for_test(text)))  // the text is UTF-8 (a cut may split a character)
-          for (auto& call : whole.tool_calls) EXPECT_TRUE(valid_json(call.arguments)) << format << ": " << text << " -> " << call.arguments;
+        if (valid_json(json_quote_for_test(text)))  // the text is UTF-8 (a cut may split a character)
+          expect_whole_calls_valid(text, o);
         if (HasFailure()) return;
       }
     }
