@@ -11,6 +11,7 @@ namespace textedge::detail {
 
 void Emitter::text(ChatDelta::Kind kind, std::string_view s) {
   if (s.empty()) return;
+  if (text_is_reasoning) kind = ChatDelta::Kind::reasoning;
   if (!out->empty() && out->back().kind == kind && kind != ChatDelta::Kind::tool_call) {
     out->back().text += s;
     return;
@@ -383,7 +384,7 @@ std::string ToolScanner::next_id() {
     seed_ = (std::uint64_t(rd()) << 32 | rd()) | 1;
   }
   std::string id = id_prefix_;
-  std::uint64_t x = seed_ + 0x9E3779B97F4A7C15ull * static_cast<std::uint64_t>(next_index_ + 1);
+  std::uint64_t x = seed_ + 0x9E3779B97F4A7C15ull * static_cast<std::uint64_t>(em_.next_call + 1);
   for (int i = 0; i < id_length_; ++i) {
     if (i % 8 == 0) {  // splitmix64
       x += 0x9E3779B97F4A7C15ull;
@@ -424,10 +425,10 @@ void ToolScanner::set_name(std::string name, std::string own_id) {
 // A streamed call's header goes out with its first fragment of arguments: a call that breaks
 // before its arguments begin is content as written, never a call without arguments.
 void ToolScanner::send_header() {
-  index_ = next_index_;
+  index_ = em_.next_call;
   if (id_.empty()) id_ = next_id();
   std::string id = std::move(id_);
-  ++next_index_;
+  ++em_.next_call;
   em_.call(index_, std::move(id), name_, args_);
   args_.clear();
   header_sent_ = true;
@@ -450,9 +451,9 @@ void ToolScanner::add_args(std::string_view s) {
 
 void ToolScanner::end_call() {
   if (!partial_) {
-    int index = next_index_;
+    int index = em_.next_call;
     std::string id = id_.empty() ? next_id() : std::move(id_);
-    ++next_index_;
+    ++em_.next_call;
     em_.call(index, std::move(id), std::move(name_), args_);
   }
   ++completed_;

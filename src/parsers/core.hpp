@@ -21,6 +21,8 @@ namespace textedge::detail {
 class Emitter {
  public:
   std::vector<ChatDelta>* out = nullptr;
+  int next_call = 0;            // the next call's index, shared by the scanners of one output
+  bool text_is_reasoning = false;  // a scanner reading reasoning: its text is reasoning
   void text(ChatDelta::Kind kind, std::string_view s);
   void call(int index, std::string id, std::string name, std::string_view args);
   void args(int index, std::string_view s);
@@ -122,7 +124,7 @@ class ToolScanner {
   std::string raw_;  // the session's bytes, from its marker
   // The current call.
   bool header_sent_ = false, have_name_ = false;
-  int index_ = -1, next_index_ = 0, completed_ = 0;
+  int index_ = -1, completed_ = 0;
   std::string name_, args_, id_;
 };
 

@@ -76,6 +76,7 @@ class DeepSeek final : public ToolScanner {
         return Step::more;
       case St::args_pre:
         if (json_ws(c)) return Step::more;
+        if (c != '{') return Step::fail;  // arguments are a JSON object
         json_.reset();
         st_ = St::args;
         [[fallthrough]];

@@ -54,6 +54,7 @@ class Harmony final : public ToolScanner {
         return Step::more;
       case St::args: {
         if (json_.depth() == 0 && json_ws(c)) return Step::more;
+        if (json_.depth() == 0 && json_.expecting_value() && c != '{') return Step::fail;  // arguments are a JSON object
         JsonScan::R r = json_.step(c);
         if (r == JsonScan::R::error) return Step::fail;
         add_args(std::string_view(reinterpret_cast<const char*>(&c), 1));

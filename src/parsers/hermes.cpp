@@ -45,6 +45,11 @@ class Hermes final : public ToolScanner {
     }
     return Step::fail;
   }
+  // A call whose JSON is complete when the output ends is complete without its </tool_call>
+  // (vLLM reads an unclosed <tool_call> at the end the same way).
+  void at_finish() override {
+    if (st_ == St::post) end_call();
+  }
   St st_ = St::pre;
   WrapperCall call_;
   std::size_t close_ = 0;

@@ -64,6 +64,7 @@ class KimiK2 final : public ToolScanner {
         }
       case St::args_pre:
         if (json_ws(c)) return Step::more;
+        if (c != '{') return Step::fail;  // arguments are a JSON object
         json_.reset();
         st_ = St::args;
         [[fallthrough]];
@@ -86,6 +87,11 @@ class KimiK2 final : public ToolScanner {
         }
     }
     return Step::fail;
+  }
+  // A call whose arguments are complete when the output ends is complete without its end
+  // markers (llama.cpp's Kimi-K2-Thinking case "no section markers, no end marker").
+  void at_finish() override {
+    if (st_ == St::after_args) end_call();
   }
   St st_ = St::between;
   std::string buf_, id_, pending_name_;

@@ -14,6 +14,7 @@ namespace {
 struct FormatEntry {
   const char* name;
   std::unique_ptr<ToolScanner> (*make)(Emitter&, const OutputParserOptions&);
+  bool calls_in_reasoning = false;  // the model calls tools in the middle of its reasoning
 };
 // "none": no tool calls, all of the answer is content.
 constexpr FormatEntry kFormats[] = {
@@ -24,7 +25,7 @@ constexpr FormatEntry kFormats[] = {
     {"qwen3_coder", make_qwen3_coder},
     {"deepseek_v3", make_deepseek_v3},
     {"deepseek_v31", make_deepseek_v31},
-    {"kimi_k2", make_kimi_k2},
+    {"kimi_k2", make_kimi_k2, true},  // Kimi-K2-Thinking interleaves reasoning and calls
     {"glm45", make_glm45},
     {"harmony", make_harmony},
     {"pythonic", make_pythonic},
@@ -61,6 +62,7 @@ class ParserCore {
       if (o.format == f.name) {
         found = true;
         if (f.make) tools_ = f.make(em_, o);
+        if (f.make && f.calls_in_reasoning) reasoning_tools_ = f.make(em_, o);
       }
     if (!found) throw Error("unknown tool call format \"" + o.format + "\" (known: " + names(kFormats) + ")");
     found = false;
@@ -88,15 +90,19 @@ class ParserCore {
 
   void finish(std::vector<ChatDelta>& out) {
     em_.out = &out;
-    if (in_reasoning_)
-      em_.text(ChatDelta::Kind::reasoning, held_);
-    else
+    if (in_reasoning_) {
+      to_reasoning(held_);
+      end_reasoning_calls();
+    } else {
       for (unsigned char c : held_) to_content(c);
+    }
     held_.clear();
     if (tools_) tools_->finish();
   }
 
-  bool made_calls() const { return tools_ && tools_->calls() > 0; }
+  bool made_calls() const {
+    return (tools_ && tools_->calls() > 0) || (reasoning_tools_ && reasoning_tools_->calls() > 0);
+  }
 
  private:
   void to_content(unsigned char c) {
@@ -130,6 +136,7 @@ class ParserCore {
       if (dropped_open) return;
       if (in_reasoning_) {  // </think>
         emit_reasoning(before);
+        end_reasoning_calls();
         in_reasoning_ = false;
         done_ = true;
       } else {  // <think>
@@ -166,11 +173,25 @@ class ParserCore {
     if (s.empty()) return;
     // Whitespace before a leading <think> (deepseek_r1: "\n<think>...") does not start reasoning.
     if (!reasoning_started_ && s.find_first_not_of(" \t\r\n") != std::string_view::npos) reasoning_started_ = true;
-    em_.text(ChatDelta::Kind::reasoning, s);
+    to_reasoning(s);
+  }
+
+  // Reasoning text, through the format's scanner when calls may stand inside reasoning.
+  void to_reasoning(std::string_view s) {
+    if (!reasoning_tools_) return em_.text(ChatDelta::Kind::reasoning, s);
+    em_.text_is_reasoning = true;
+    for (unsigned char c : s) reasoning_tools_->byte(c);
+    em_.text_is_reasoning = false;
+  }
+  void end_reasoning_calls() {
+    if (!reasoning_tools_) return;
+    em_.text_is_reasoning = true;
+    reasoning_tools_->finish();
+    em_.text_is_reasoning = false;
   }
 
   Emitter em_;
-  std::unique_ptr<ToolScanner> tools_;
+  std::unique_ptr<ToolScanner> tools_, reasoning_tools_;
   StopStrings open_, close_;
   std::uint32_t state_ = 0;
   std::string held_;

@@ -700,6 +700,42 @@ TEST(Glm45, NameEndsAtATagOrALiteralNewline) {
   }
 }
 
+// Arguments that are not a JSON object break the call; arguments complete when the output ends
+// make a call without its end markers (hermes as vLLM, kimi_k2 as llama.cpp's tests).
+TEST(BrokenCalls, ArgumentsMustBeAnObjectAndMayEndTheOutput) {
+  for (bool partial : {true, false}) {
+    auto m = check("<|tool_call_begin|>functions.f:0<|tool_call_argument_begin|>\"x\"<|tool_call_end|>", opts("kimi_k2", "none", partial));
+    EXPECT_EQ(m.content, "<|tool_call_begin|>functions.f:0<|tool_call_argument_begin|>\"x\"<|tool_call_end|>");
+    expect_calls(m, {});
+    m = check("<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>f<｜tool▁sep｜>[1]<｜tool▁call▁end｜><｜tool▁calls▁end｜>", opts("deepseek_v31", "none", partial));
+    expect_calls(m, {});
+    expect_calls(check("<|tool_call_begin|>functions.run:0<|tool_call_argument_begin|>{\"cmd\": \"ls\"}", opts("kimi_k2", "none", partial)),
+                 {{"run", "{\"cmd\": \"ls\"}"}});
+    expect_calls(check("<tool_call>\n{\"name\": \"f\", \"arguments\": {\"a\": 1}}\n</tool_", opts("hermes", "none", partial)),
+                 {{"f", "{\"a\": 1}"}});
+  }
+}
+
+// Kimi-K2-Thinking calls tools in the middle of its reasoning: those calls are calls, and the
+// reasoning goes on around them.
+TEST(KimiK2, CallsInsideReasoning) {
+  std::string text =
+      "<think>I need two calls<|tool_calls_section_begin|><|tool_call_begin|>functions.f:0<|tool_call_argument_begin|>{\"a\": 1}"
+      "<|tool_call_end|><|tool_calls_section_end|> then answer</think>Done.<|tool_call_begin|>functions.g:1<|tool_call_argument_begin|>{}"
+      "<|tool_call_end|>";
+  for (bool partial : {true, false}) {
+    auto m = check(text, opts("kimi_k2", "think", partial));
+    EXPECT_EQ(m.reasoning_content, "I need two calls then answer");
+    EXPECT_EQ(m.content, "Done.");
+    expect_calls(m, {{"f", "{\"a\": 1}"}, {"g", "{}"}});
+    EXPECT_EQ(m.tool_calls[0].id, "functions.f:0");
+  }
+  // Other formats keep calls written inside reasoning as reasoning.
+  auto m = check("<think><tool_call>\n{\"name\": \"f\", \"arguments\": {}}\n</tool_call></think>", opts("hermes", "qwen3"));
+  EXPECT_EQ(m.reasoning_content, "<tool_call>\n{\"name\": \"f\", \"arguments\": {}}\n</tool_call>");
+  expect_calls(m, {});
+}
+
 // qwen3_coder: a value whose </parameter> is missing ends at the next <parameter= or
 // </function>, as vLLM recovers it.
 TEST(Qwen3Coder, AMissingEndParameterEndsAtTheNextTag) {
