@@ -1,4 +1,5 @@
 #include "parsers/core.hpp"
+#include "parsers/python_literal.hpp"
 
 #include <simdjson.h>
 
@@ -514,11 +515,14 @@ bool ToolTypes::string_typed(const std::string& tool, const std::string& paramet
   return true;
 }
 
-// A value the model wrote with its quotes escaped (`[{\"id\": 1}]`, GLM-4.6 in SGLang's tests)
-// is read once unescaped; anything else that is not JSON is a string.
+// A value that is not JSON is read as a Python literal (`{'key': 'value'}`, as vLLM falls back
+// to ast.literal_eval); a value the model wrote with its quotes escaped (`[{\"id\": 1}]`,
+// GLM-4.6 in SGLang's tests) is read once unescaped; anything else is a string.
 std::string typed_value(const std::string& raw) {
   simdjson::dom::parser p;
   if (p.parse(simdjson::padded_string(raw)).error() == simdjson::SUCCESS) return raw;
+  std::string json;
+  if (python_literal_to_json(raw, json)) return json;
   if (raw.find("\\\"") != std::string::npos) {
     std::string unescaped = json_unescape(raw);
     if (p.parse(simdjson::padded_string(unescaped)).error() == simdjson::SUCCESS) return unescaped;

@@ -24,6 +24,8 @@ bool python_keyword(std::string_view word);  // reserved words: no function or k
 // Python would not read it, or reads a complex number.
 bool python_number_to_json(std::string_view token, bool negative, std::string& out);
 void append_code_point(std::string& out, std::uint32_t cp);  // a code point inside a JSON string
+// One whole Python literal (surrounding whitespace allowed) as JSON; false when it is not one.
+bool python_literal_to_json(std::string_view text, std::string& out);
 
 // One Python literal, read as ast.literal_eval reads it and converted to JSON byte by byte:
 // strings (' " ''' """, prefixes r and u, every escape but \N{...}, implicit concatenation

@@ -114,6 +114,18 @@ bool python_number_to_json(std::string_view t, bool negative, std::string& out) 
 }
 
 // A code point from an escape, inside a JSON string.
+bool python_literal_to_json(std::string_view text, std::string& out) {
+  PyValue v;
+  std::size_t i = text.find_first_not_of(" \t\r\n");
+  if (i == std::string_view::npos) return false;
+  PyValue::R r = PyValue::R::more;
+  for (; i < text.size() && r == PyValue::R::more; ++i) r = v.step(static_cast<unsigned char>(text[i]), out);
+  if (r == PyValue::R::more) r = v.step(' ', out);  // ends a number or a word
+  if (r == PyValue::R::error || r == PyValue::R::more) return false;
+  if (r == PyValue::R::done_reprocess) --i;  // the byte that ended the value is not part of it
+  return text.find_first_not_of(" \t\r\n", std::min(i, text.size())) == std::string_view::npos;
+}
+
 void append_code_point(std::string& out, std::uint32_t cp) {
   if (cp < 0x80) return append_json_char(out, static_cast<unsigned char>(cp));
   if (cp >= 0xD800 && cp < 0xE000) {  // a lone surrogate has no UTF-8 form: JSON's escape
