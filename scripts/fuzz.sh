@@ -19,7 +19,9 @@ build=${FUZZ_BUILD_DIR:-build-fuzz}
 seconds=${FUZZ_SECONDS:-60}
 timeout=${FUZZ_TIMEOUT:-10}
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(fuzz_tokenizer_load fuzz_encode fuzz_stream fuzz_jinja fuzz_json_reader fuzz_schema)
+parse_targets=(fuzz_parse_hermes fuzz_parse_llama3_json fuzz_parse_mistral fuzz_parse_qwen3_coder fuzz_parse_deepseek_v3
+  fuzz_parse_deepseek_v31 fuzz_parse_kimi_k2 fuzz_parse_glm45 fuzz_parse_harmony fuzz_parse_pythonic fuzz_parse_reasoning)
+[ ${#targets[@]} -gt 0 ] || targets=(fuzz_tokenizer_load fuzz_encode fuzz_stream fuzz_jinja fuzz_json_reader fuzz_schema "${parse_targets[@]}")
 case "$mode" in run | regress) ;; *) echo "usage: $0 run|regress [TARGET...]" >&2; exit 2 ;; esac
 
 bash scripts/apt_install.sh fuzz clang-14 libclang-rt-14-dev
@@ -35,6 +37,7 @@ failed=()
 for t in "${targets[@]}"; do
   flags=(-timeout="$timeout" -rss_limit_mb=4096 -artifact_prefix="$build/artifacts/$t-" -print_final_stats=1)
   [ -f "tests/fuzz/$t.dict" ] && flags+=(-dict="tests/fuzz/$t.dict")
+  [[ $t == fuzz_parse_* ]] && flags+=(-dict=tests/fuzz/fuzz_parse.dict)
   # Read-only seeds besides the corpus: the regressions, and for templates the collected ones.
   seeds=()
   [ -d "tests/fuzz/regressions/$t" ] && seeds+=("tests/fuzz/regressions/$t")

@@ -1,5 +1,7 @@
 #include "chat/jinja/render.hpp"
 
+#include <pthread.h>
+
 #include <algorithm>
 #include <unordered_map>
 
@@ -62,8 +64,8 @@ struct OutputSwap {
 
 struct DepthGuard {
   std::size_t& depth;
-  DepthGuard(std::size_t& d, std::size_t limit) : depth(d) {
-    if (++depth > limit) {
+  DepthGuard(std::size_t& d, std::size_t limit, std::uintptr_t stack_floor) : depth(d) {
+    if (++depth > limit || reinterpret_cast<std::uintptr_t>(__builtin_frame_address(0)) < stack_floor) {
       --depth;
       raise("LimitError", "template recursion exceeded the depth limit");
     }
@@ -71,7 +73,25 @@ struct DepthGuard {
   ~DepthGuard() { --depth; }
 };
 
+// How far below `here` a render may take the stack: what this thread's stack has left, less a
+// margin for the deepest stretch between two depth checks, and at most 4 MiB.
+std::uintptr_t stack_floor(std::uintptr_t here) {
+  constexpr std::uintptr_t kMargin = 256 << 10, kMaxUse = 4 << 20;
+  std::uintptr_t floor = here > kMaxUse ? here - kMaxUse : 0;
+  pthread_attr_t attr;
+  if (pthread_getattr_np(pthread_self(), &attr) == 0) {
+    void* base = nullptr;
+    std::size_t size = 0;
+    if (pthread_attr_getstack(&attr, &base, &size) == 0) floor = std::max(floor, reinterpret_cast<std::uintptr_t>(base) + kMargin);
+    pthread_attr_destroy(&attr);
+  }
+  return floor;
+}
+
 }  // namespace
+
+Renderer::Renderer(const ParsedTemplate& t, const RenderLimits& limits)
+    : t_(t), limits_(limits), stack_floor_(stack_floor(reinterpret_cast<std::uintptr_t>(__builtin_frame_address(0)))) {}
 
 std::string Renderer::run(std::span<const Variable> variables, std::size_t reserve) {
   const auto& ids = t_.ids;
@@ -216,7 +236,7 @@ Renderer::Flow Renderer::exec_stmt(const Stmt& s, const Ref<Frame>& frame) {
     case StmtKind::Block: {
       Ref<Frame> inner(new Frame(frame));
       FrameScope scope{inner};
-      DepthGuard guard(depth_, limits_.max_recursion_depth);
+      DepthGuard guard(depth_, limits_.max_recursion_depth, stack_floor_);
       Flow f = exec(s.body, inner);
       return s.kind == StmtKind::Block ? f : Flow::Normal;
     }
@@ -233,7 +253,7 @@ Renderer::Flow Renderer::exec_stmt(const Stmt& s, const Ref<Frame>& frame) {
 }
 
 void Renderer::exec_for(const Stmt& s, const Ref<Frame>& frame, const Value& iterable, std::size_t depth) {
-  DepthGuard guard(depth_, limits_.max_recursion_depth);
+  DepthGuard guard(depth_, limits_.max_recursion_depth, stack_floor_);
   Ref<LoopObject> loop(new LoopObject());
   loop->depth0 = depth;
   if (s.recursive) {
@@ -766,7 +786,7 @@ Value Renderer::call(const Value& callee, Args& args) {
 Value Renderer::call_macro(const Value& macro_value, Args& args) {
   auto* macro = static_cast<const MacroObject*>(macro_value.object());
   const MacroDef& def = *macro->def;
-  DepthGuard guard(depth_, limits_.max_recursion_depth);
+  DepthGuard guard(depth_, limits_.max_recursion_depth, stack_floor_);
   Ref<Frame> frame(new Frame(macro->closure));
   FrameScope scope{frame};
   std::size_t n = def.params.size();

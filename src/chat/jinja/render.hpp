@@ -1,6 +1,8 @@
 // The tree-walking evaluator: scopes (frames), macros, loops, calls, limits.
 #pragma once
 
+#include <cstdint>
+
 #include <string>
 #include <vector>
 
@@ -73,7 +75,7 @@ Value loop_attribute(const LoopObject& loop, LoopAttr attr);
 
 class Renderer {
  public:
-  Renderer(const ParsedTemplate& t, const RenderLimits& limits) : t_(t), limits_(limits) {}
+  Renderer(const ParsedTemplate& t, const RenderLimits& limits);
   std::string run(std::span<const Variable> variables, std::size_t reserve = 0);
 
   // For filters and globals.
@@ -126,6 +128,9 @@ class Renderer {
   RenderLimits limits_;
   std::size_t steps_ = 0;
   std::size_t depth_ = 0;
+  // Recursion also stops when the stack runs low (a level's frames differ between builds; under
+  // AddressSanitizer 500 macro levels overflowed 8 MiB): the lowest address it may reach.
+  std::uintptr_t stack_floor_ = 0;
   std::string* out_ = nullptr;
   Location loc_;
 };

@@ -9,6 +9,8 @@
 #include <sstream>
 #include <thread>
 
+#include <pthread.h>
+
 #include "chat/jinja/template.hpp"
 #include "support/pinned_now.hpp"
 #include "support/reference_util.hpp"
@@ -232,6 +234,28 @@ TEST(Jinja, AMacroInALoopThatThrowsLeaksNothing) {
   // itself shows under LeakSanitizer (make test-sanitize).
   auto e = error_of("{% for i in [1, 2] %}{% macro m() %}{{ i % Y }}{% endmacro %}{{ m() }}{% endfor %}");
   EXPECT_EQ(e.kind(), "UndefinedError") << e.what();
+}
+
+// Found by fuzz_jinja (regressions/fuzz_jinja/macro_recursion_beyond_the_stack.jinja): under
+// AddressSanitizer 500 levels of macro recursion overflowed an 8 MiB stack. Recursion also stops
+// when the thread's stack runs low: here a 256 KiB thread, far too small for 500 levels.
+TEST(Jinja, RecursionStopsBeforeTheStackRunsOut) {
+  const char* src = "{% macro fact(n) %}{% if n <= 1 %}1{% else %}{{ n * fact(n - 0)|int }}{% endif %}{% endmacro %}{{ fact(5) }}";
+  EXPECT_EQ(error_of(src).kind(), "LimitError");
+  std::string kind;
+  pthread_attr_t attr;
+  pthread_attr_init(&attr);
+  pthread_attr_setstacksize(&attr, 256 << 10);
+  pthread_t thread;
+  auto body = [](void* arg) -> void* {
+    *static_cast<std::string*>(arg) = error_of(
+        "{% macro fact(n) %}{% if n <= 1 %}1{% else %}{{ n * fact(n - 0)|int }}{% endif %}{% endmacro %}{{ fact(5) }}").kind();
+    return nullptr;
+  };
+  ASSERT_EQ(pthread_create(&thread, &attr, body, &kind), 0);
+  pthread_join(thread, nullptr);
+  pthread_attr_destroy(&attr);
+  EXPECT_EQ(kind, "LimitError");
 }
 
 TEST(Jinja, SandboxRefusals) {

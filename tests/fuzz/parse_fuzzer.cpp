@@ -1,0 +1,125 @@
+// Output parsing of hostile model output, one target per tool-call family (TEXTEDGE_FUZZ_FORMAT,
+// fuzz_parse_<family>) and one for the reasoning layer alone (fuzz_parse_reasoning). Checked:
+// - split invariance: 1-byte and random splits give what one feed gives, with partial calls on
+//   and off (the deltas merged as a client merges them);
+// - a whole message (parse_output) never carries a call whose arguments are not a JSON object
+//   (when the text is UTF-8: invalid bytes pass through as they are);
+// - no byte lost or repeated where calls cannot hide bytes: without calls, content and
+//   reasoning are the text less at most one opening and one closing reasoning marker (and with
+//   no reasoning format, exactly the text).
+// Input: [0] options (bits 0-1 reasoning, bit 2 starts_in_reasoning), [1] split seed, then the text.
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <random>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <simdjson.h>
+
+#include "textedge/output_parser.hpp"
+
+using namespace textedge;
+
+namespace {
+
+#ifndef TEXTEDGE_FUZZ_FORMAT
+#error "TEXTEDGE_FUZZ_FORMAT names the tool call format (\"none\" for the reasoning layer)"
+#endif
+constexpr std::string_view kFormat = TEXTEDGE_FUZZ_FORMAT;
+
+// The reasoning formats tried with this tool format.
+std::string reasoning_for(unsigned bits) {
+  if (kFormat == "harmony") return "harmony";
+  if (kFormat == "none") {
+    static const char* all[] = {"think", "qwen3", "deepseek_r1", "mistral"};
+    return all[bits & 3];
+  }
+  if (kFormat == "mistral") return bits & 1 ? "mistral" : "none";
+  return bits & 1 ? (kFormat == "kimi_k2" ? "think" : "qwen3") : "none";
+}
+
+[[noreturn]] void fail(const char* what, std::string_view text) {
+  std::fprintf(stderr, "fuzz_parse (%s): %s\ntext: %.*s\n", TEXTEDGE_FUZZ_FORMAT, what, static_cast<int>(text.size()), text.data());
+  std::abort();
+}
+
+ParsedMessage streamed(std::string_view text, const OutputParserOptions& o, const std::vector<std::size_t>& cuts) {
+  OutputParser p(o);
+  std::vector<ChatDelta> deltas;
+  std::size_t at = 0;
+  for (std::size_t cut : cuts) {
+    p.feed(text.substr(at, cut - at), deltas);
+    at = cut;
+  }
+  p.feed(text.substr(at), deltas);
+  p.finish(deltas);
+  ParsedMessage m;
+  merge_deltas(deltas, m);
+  return m;
+}
+
+bool same(const ParsedMessage& a, const ParsedMessage& b) {
+  if (a.content != b.content || a.reasoning_content != b.reasoning_content || a.tool_calls.size() != b.tool_calls.size()) return false;
+  for (std::size_t i = 0; i < a.tool_calls.size(); ++i)
+    if (a.tool_calls[i].id != b.tool_calls[i].id || a.tool_calls[i].name != b.tool_calls[i].name ||
+        a.tool_calls[i].arguments != b.tool_calls[i].arguments)
+      return false;
+  return true;
+}
+
+bool utf8(std::string_view s) {
+  return simdjson::validate_utf8(s.data(), s.size());
+}
+
+bool json_object(const std::string& s) {
+  static simdjson::dom::parser parser;
+  simdjson::dom::element e;
+  return !parser.parse(s).get(e) && e.is_object();
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  if (size < 2 || size > 8192) return 0;
+  OutputParserOptions o;
+  o.format = std::string(kFormat);
+  o.reasoning = reasoning_for(data[0]);
+  o.starts_in_reasoning = (data[0] >> 2) & 1;
+  o.tools_json = R"([{"type": "function", "function": {"name": "f", "parameters": {"type": "object", "properties": {
+      "a": {"type": "integer"}, "b": {"type": "string"}, "c": {"type": "object"}}}}}])";
+  o.id_seed = 1;
+  std::mt19937 rng(data[1]);
+  std::string_view text(reinterpret_cast<const char*>(data) + 2, size - 2);
+
+  for (bool partial : {true, false}) {
+    o.partial_calls = partial;
+    ParsedMessage one = streamed(text, o, {});
+    std::vector<std::size_t> bytes, random;
+    for (std::size_t i = 1; i < text.size(); ++i) {
+      bytes.push_back(i);
+      if (rng() % 4 == 0) random.push_back(i);
+    }
+    if (!same(streamed(text, o, bytes), one)) fail("1-byte splits differ from one feed", text);
+    if (!same(streamed(text, o, random), one)) fail("random splits differ from one feed", text);
+  }
+
+  ParsedMessage whole = parse_output(text, o);
+  if (utf8(text))
+    for (const ParsedToolCall& call : whole.tool_calls)
+      if (!json_object(call.arguments)) fail("a whole message carries a call whose arguments are not a JSON object", text);
+  if (whole.tool_calls.empty()) {
+    std::size_t kept = whole.content.size() + whole.reasoning_content.size();
+    if (o.reasoning == "none") {
+      if (whole.content != text) fail("without calls or reasoning, the content is not the text", text);
+    } else if (o.reasoning != "harmony") {
+      constexpr std::size_t open = 7, close = 8;  // <think> </think>, [THINK] [/THINK]
+      std::size_t removed = text.size() - std::min(text.size(), kept);
+      if (kept > text.size() || (removed != 0 && removed != open && removed != close && removed != open + close))
+        fail("without calls, content and reasoning are not the text less its reasoning markers", text);
+    }
+  }
+  return 0;
+}
