@@ -322,6 +322,7 @@ void ToolScanner::outside(unsigned char c) {
     gap_.clear();
     ac_ = 0;
     in_session_ = true;
+    session_output_ = false;
     committed_ = 0;
     begin(m->index);
     return;
@@ -338,7 +339,11 @@ void ToolScanner::byte(unsigned char c) {
   Step s = step(c);
   if (s == Step::end) {
     in_session_ = false;
-    after_call_ = true;
+    if (session_output_) {
+      after_call_ = true;
+    } else {
+      content(raw_);  // a section that made no call (`<begin><end>`) is text as written
+    }
     raw_.clear();
   } else if (s == Step::fail) {
     resolve();
@@ -433,6 +438,7 @@ void ToolScanner::send_header() {
   em_.call(index_, std::move(id), name_, args_);
   args_.clear();
   header_sent_ = true;
+  session_output_ = true;
   commit();
 }
 
@@ -458,6 +464,7 @@ void ToolScanner::end_call() {
     em_.call(index, std::move(id), std::move(name_), args_);
   }
   ++completed_;
+  session_output_ = true;
   commit();
   header_sent_ = have_name_ = false;
   id_.clear();
@@ -468,6 +475,7 @@ void ToolScanner::end_call() {
 void ToolScanner::commit() { committed_ = raw_.size(); }
 
 void ToolScanner::emit_text(ChatDelta::Kind kind, std::string_view s) {
+  session_output_ = true;
   if (kind == ChatDelta::Kind::content)
     content(s);
   else

@@ -120,6 +120,7 @@ class ToolScanner {
   int id_length_ = 24;
   bool content_started_ = false;
   bool in_session_ = false;
+  bool session_output_ = false;  // the session emitted a call or text
   std::size_t marker_len_ = 0, committed_ = 0;
   std::string raw_;  // the session's bytes, from its marker
   // The current call.

@@ -94,7 +94,7 @@ class Harmony final : public ToolScanner {
     }
     body_ = channel == "analysis" ? Body::reasoning : Body::content;
     st_ = St::body;
-    commit();
+    out({});  // a message, even an empty one, is output: its markers are the format's
     return Step::more;
   }
   void at_finish() override {

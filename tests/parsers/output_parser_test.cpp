@@ -716,6 +716,19 @@ TEST(BrokenCalls, ArgumentsMustBeAnObjectAndMayEndTheOutput) {
   }
 }
 
+// Found by fuzz_parse_deepseek_v3: a calls section that makes no call swallowed its markers.
+// It is text as written; an empty harmony message still reads as an (empty) message.
+TEST(BrokenCalls, ASectionWithoutCallsIsTextAsWritten) {
+  for (bool partial : {true, false}) {
+    auto m = check("<｜tool▁calls▁begin｜><｜tool▁calls▁end｜>x", opts("deepseek_v3", "none", partial));
+    EXPECT_EQ(m.content, "<｜tool▁calls▁begin｜><｜tool▁calls▁end｜>x");
+    m = check("<|tool_calls_section_begin|> <|tool_calls_section_end|>", opts("kimi_k2", "none", partial));
+    EXPECT_EQ(m.content, "<|tool_calls_section_begin|> <|tool_calls_section_end|>");
+    m = check("<|channel|>final<|message|><|end|>x", opts("harmony", "harmony", partial));
+    EXPECT_EQ(m.content, "x");
+  }
+}
+
 // Kimi-K2-Thinking calls tools in the middle of its reasoning: those calls are calls, and the
 // reasoning goes on around them.
 TEST(KimiK2, CallsInsideReasoning) {
