@@ -137,7 +137,8 @@ std::string random_hex(std::size_t n) {
 class Server {
  public:
   Server(const ServerOptions& o, Model model)
-      : o_(o), model_(std::move(model)), ioc_(static_cast<int>(threads())), gate_(o.max_concurrent, o.max_queue, metrics_) {
+      : o_(o), model_(std::move(model)), ioc_(1), gate_(o.max_concurrent, o.max_queue, metrics_) {
+    for (unsigned i = 1; i < threads(); ++i) workers_.push_back(std::make_unique<asio::io_context>(1));
     EngineOptions eo;
     eo.scripted_rate = o.scripted_rate;
     engine_ = make_engine(o.engine, model_.tokenizer, ioc_.get_executor(), eo);
@@ -166,9 +167,18 @@ class Server {
     signals.async_wait([this](auto ec, int) {
       if (!ec) asio::co_spawn(ioc_, shut_down(), asio::detached);
     });
+    // One io_context per I/O thread, each connection on one of them: a connection's handlers
+    // never cross threads, so no strand is needed (its dispatch, lock and executor copies were
+    // ~4% of the CPU at 1,000 streams, and with Boost 1.81 a strand freed while its handlers ran:
+    // heap-use-after-free under ASan with --threads 2).
+    std::vector<asio::executor_work_guard<asio::io_context::executor_type>> keep;
     std::vector<std::thread> pool;
-    for (unsigned i = 1; i < threads(); ++i) pool.emplace_back([this] { ioc_.run(); });
+    for (auto& w : workers_) {
+      keep.push_back(asio::make_work_guard(*w));
+      pool.emplace_back([&w] { w->run(); });
+    }
     ioc_.run();
+    for (auto& w : workers_) w->stop();
     for (auto& t : pool) t.join();
     return 0;
   }
@@ -188,10 +198,9 @@ class Server {
 
   awaitable<void> accept_loop() {
     for (;;) {
-      // One I/O thread needs no strand: perf at 1,000 streams put its dispatch, lock and
-      // executor copies at ~4% of the server's CPU.
-      auto [ec, socket] = co_await acceptor_->async_accept(
-          threads() == 1 ? asio::any_io_executor(ioc_.get_executor()) : asio::any_io_executor(asio::make_strand(ioc_)), kTuple);
+      std::size_t k = accepted_++ % (workers_.size() + 1);
+      asio::io_context& ctx = k == 0 ? ioc_ : *workers_[k - 1];
+      auto [ec, socket] = co_await acceptor_->async_accept(asio::any_io_executor(ctx.get_executor()), kTuple);
       if (ec) {
         if (ec == asio::error::operation_aborted || !acceptor_->is_open()) co_return;
         continue;  // e.g. too many open files: keep serving the others
@@ -841,6 +850,8 @@ class Server {
   std::int64_t started_ = static_cast<std::int64_t>(std::time(nullptr));
   std::mutex runs_mu_;
   std::set<Run*> runs_;
+  std::vector<std::unique_ptr<asio::io_context>> workers_;  // the I/O threads after the first
+  std::size_t accepted_ = 0;
 };
 
 Model load_model(const ServerOptions& o) {
