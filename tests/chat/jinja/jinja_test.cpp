@@ -238,14 +238,14 @@ TEST(Jinja, AMacroInALoopThatThrowsLeaksNothing) {
 
 // Found by fuzz_jinja (regressions/fuzz_jinja/macro_recursion_beyond_the_stack.jinja): under
 // AddressSanitizer 500 levels of macro recursion overflowed an 8 MiB stack. Recursion also stops
-// when the thread's stack runs low: here a 256 KiB thread, far too small for 500 levels.
+// when the thread's stack runs low: here a 512 KiB thread, far too small for 500 levels.
 TEST(Jinja, RecursionStopsBeforeTheStackRunsOut) {
   const char* src = "{% macro fact(n) %}{% if n <= 1 %}1{% else %}{{ n * fact(n - 0)|int }}{% endif %}{% endmacro %}{{ fact(5) }}";
   EXPECT_EQ(error_of(src).kind(), "LimitError");
   std::string kind;
   pthread_attr_t attr;
   pthread_attr_init(&attr);
-  pthread_attr_setstacksize(&attr, 256 << 10);
+  pthread_attr_setstacksize(&attr, 512 << 10);
   pthread_t thread;
   auto body = [](void* arg) -> void* {
     *static_cast<std::string*>(arg) = error_of(
