@@ -82,7 +82,11 @@ std::uintptr_t stack_floor(std::uintptr_t here) {
   if (pthread_getattr_np(pthread_self(), &attr) == 0) {
     void* base = nullptr;
     std::size_t size = 0;
-    if (pthread_attr_getstack(&attr, &base, &size) == 0) floor = std::max(floor, reinterpret_cast<std::uintptr_t>(base) + kMargin);
+    if (pthread_attr_getstack(&attr, &base, &size) == 0) {
+      auto low = reinterpret_cast<std::uintptr_t>(base);
+      // Only when the render runs on the thread's own stack (not, say, on a fiber's).
+      if (here > low && here - low < size) floor = std::max(floor, low + kMargin);
+    }
     pthread_attr_destroy(&attr);
   }
   return floor;
