@@ -19,6 +19,7 @@
 
 #include <simdjson.h>
 
+#include "support/parse_stream.hpp"
 #include "textedge/output_parser.hpp"
 
 using namespace textedge;
@@ -44,30 +45,6 @@ std::string reasoning_for(unsigned bits) {
 [[noreturn]] void fail(const char* what, std::string_view text) {
   std::fprintf(stderr, "fuzz_parse (%s): %s\ntext: %.*s\n", TEXTEDGE_FUZZ_FORMAT, what, static_cast<int>(text.size()), text.data());
   std::abort();
-}
-
-ParsedMessage streamed(std::string_view text, const OutputParserOptions& o, const std::vector<std::size_t>& cuts) {
-  OutputParser p(o);
-  std::vector<ChatDelta> deltas;
-  std::size_t at = 0;
-  for (std::size_t cut : cuts) {
-    p.feed(text.substr(at, cut - at), deltas);
-    at = cut;
-  }
-  p.feed(text.substr(at), deltas);
-  p.finish(deltas);
-  ParsedMessage m;
-  merge_deltas(deltas, m);
-  return m;
-}
-
-bool same(const ParsedMessage& a, const ParsedMessage& b) {
-  if (a.content != b.content || a.reasoning_content != b.reasoning_content || a.tool_calls.size() != b.tool_calls.size()) return false;
-  for (std::size_t i = 0; i < a.tool_calls.size(); ++i)
-    if (a.tool_calls[i].id != b.tool_calls[i].id || a.tool_calls[i].name != b.tool_calls[i].name ||
-        a.tool_calls[i].arguments != b.tool_calls[i].arguments)
-      return false;
-  return true;
 }
 
 bool utf8(std::string_view s) {
@@ -102,8 +79,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       bytes.push_back(i);
       if (rng() % 4 == 0) random.push_back(i);
     }
-    if (!same(streamed(text, o, bytes), one)) fail("1-byte splits differ from one feed", text);
-    if (!same(streamed(text, o, random), one)) fail("random splits differ from one feed", text);
+    if (!same_message(streamed(text, o, bytes), one)) fail("1-byte splits differ from one feed", text);
+    if (!same_message(streamed(text, o, random), one)) fail("random splits differ from one feed", text);
   }
 
   ParsedMessage whole = parse_output(text, o);

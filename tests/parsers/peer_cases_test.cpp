@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "support/parse_stream.hpp"
 #include "textedge/output_parser.hpp"
 
 using namespace textedge;
@@ -109,30 +110,6 @@ std::string unmet(dom::object expect, const ParsedMessage& m) {
       return where + "arguments_nonempty";
   }
   return "";
-}
-
-ParsedMessage streamed(std::string_view text, const OutputParserOptions& o, const std::vector<std::size_t>& cuts) {
-  OutputParser p(o);
-  std::vector<ChatDelta> deltas;
-  std::size_t at = 0;
-  for (std::size_t cut : cuts) {
-    p.feed(text.substr(at, cut - at), deltas);
-    at = cut;
-  }
-  p.feed(text.substr(at), deltas);
-  p.finish(deltas);
-  ParsedMessage m;
-  merge_deltas(deltas, m);
-  return m;
-}
-
-bool same_message(const ParsedMessage& a, const ParsedMessage& b) {
-  if (a.content != b.content || a.reasoning_content != b.reasoning_content || a.tool_calls.size() != b.tool_calls.size()) return false;
-  for (std::size_t i = 0; i < a.tool_calls.size(); ++i)
-    if (a.tool_calls[i].id != b.tool_calls[i].id || a.tool_calls[i].name != b.tool_calls[i].name ||
-        a.tool_calls[i].arguments != b.tool_calls[i].arguments)
-      return false;
-  return true;
 }
 
 struct Tally {
