@@ -713,8 +713,8 @@ const std::vector<Command>& commands() {
       {.name = "tool-regex",
        .usage =
            R"(  textedge tool-regex --tools FILE --format NAME [--name TOOL] [--parallel] [--any-depth N] [--max-depth N]
-      the regex that forces a tool call; FILE is an OpenAI tools array, NAME one of hermes,
-      llama3_json, mistral, qwen3_coder, deepseek_v3, deepseek_v31, kimi_k2, glm45, harmony, pythonic.
+      the regex that forces a tool call; FILE is an OpenAI tools array, NAME a tool call format
+      (`textedge parse --list`).
 )",
        .flags = {kToolsFile, kToolFormat, kToolName, kParallel, kAnyDepth, kMaxDepth},
        .run = run_tool_regex},

@@ -3,9 +3,10 @@
 # (idempotent, as setup.sh), builds them in FUZZ_BUILD_DIR (default build-fuzz) with
 # AddressSanitizer and UndefinedBehaviorSanitizer, then
 #   scripts/fuzz.sh run [TARGET...]      fuzzes each target for FUZZ_SECONDS (default 60), or for
-#                                        FUZZ_RUNS executions when that is set, starting from a
-#                                        scratch copy of its corpus (the repo is not written;
-#                                        FUZZ_KEEP_DIR=DIR keeps the copies there for a later run)
+#                                        FUZZ_RUNS executions when that is set, from its corpus,
+#                                        adding what it finds to a scratch directory (the repo is
+#                                        not written; FUZZ_KEEP_DIR=DIR keeps them for a later run)
+#                                        No TARGET: every target (each parser family has one).
 #   scripts/fuzz.sh regress [TARGET...]  runs each target once over its corpus and
 #                                        tests/fuzz/regressions/<target>/ (quick: for CI)
 # Any crash, sanitizer report, timeout (FUZZ_TIMEOUT seconds for one input, default 10) or
@@ -19,9 +20,6 @@ build=${FUZZ_BUILD_DIR:-build-fuzz}
 seconds=${FUZZ_SECONDS:-60}
 timeout=${FUZZ_TIMEOUT:-10}
 targets=("$@")
-parse_targets=(fuzz_parse_hermes fuzz_parse_llama3_json fuzz_parse_mistral fuzz_parse_qwen3_coder fuzz_parse_deepseek_v3
-  fuzz_parse_deepseek_v31 fuzz_parse_kimi_k2 fuzz_parse_glm45 fuzz_parse_harmony fuzz_parse_pythonic fuzz_parse_reasoning)
-[ ${#targets[@]} -gt 0 ] || targets=(fuzz_tokenizer_load fuzz_encode fuzz_stream fuzz_jinja fuzz_json_reader fuzz_schema "${parse_targets[@]}")
 case "$mode" in run | regress) ;; *) echo "usage: $0 run|regress [TARGET...]" >&2; exit 2 ;; esac
 
 bash scripts/apt_install.sh fuzz clang-14 libclang-rt-14-dev
@@ -30,8 +28,12 @@ cmake -S . -B "$build" -DCMAKE_C_COMPILER=clang-14 -DCMAKE_CXX_COMPILER=clang++-
   -DTEXTEDGE_BUILD_FUZZERS=ON -DTEXTEDGE_BUILD_TESTS=OFF -DTEXTEDGE_BUILD_BENCHMARKS=OFF -DTEXTEDGE_BUILD_CLI=OFF \
   -DTEXTEDGE_INSTALL=OFF >/dev/null
 mkdir -p "$build/artifacts"
-cmake --build "$build" -j "${JOBS:-$(nproc)}" --target "${targets[@]}" >"$build/artifacts/build.log" 2>&1 ||
+# No targets named: all of them (tests/fuzz/CMakeLists.txt: one per fuzz_*.cpp, one per parser family).
+cmake --build "$build" -j "${JOBS:-$(nproc)}" ${targets[@]+--target "${targets[@]}"} >"$build/artifacts/build.log" 2>&1 ||
   { tail -n 40 "$build/artifacts/build.log"; exit 1; }
+if [ ${#targets[@]} -eq 0 ]; then
+  for f in "$build"/tests/fuzz/fuzz_*; do [ -x "$f" ] && targets+=("$(basename "$f")"); done
+fi
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1}
 failed=()
 for t in "${targets[@]}"; do
@@ -40,21 +42,22 @@ for t in "${targets[@]}"; do
   [[ $t == fuzz_parse_* ]] && flags+=(-dict=tests/fuzz/fuzz_parse.dict)
   # Read-only seeds besides the corpus: the regressions, and for templates the collected ones.
   seeds=()
+  [ -d "tests/fuzz/corpus/$t" ] && seeds+=("tests/fuzz/corpus/$t")
   [ -d "tests/fuzz/regressions/$t" ] && seeds+=("tests/fuzz/regressions/$t")
   [ "$t" = fuzz_jinja ] && seeds+=(tests/data/chat_templates)
   echo "fuzz: $t ($mode)"
   if [ "$mode" = regress ]; then
-    "$build/tests/fuzz/$t" "${flags[@]}" -runs=0 "tests/fuzz/corpus/$t" "${seeds[@]}" 2>"$build/artifacts/$t.log" ||
+    [ ${#seeds[@]} -gt 0 ] || { echo "fuzz: $t has no corpus (tests/fuzz/corpus/$t/)" >&2; failed+=("$t"); continue; }
+    "$build/tests/fuzz/$t" "${flags[@]}" -runs=0 "${seeds[@]}" 2>"$build/artifacts/$t.log" ||
       { tail -n 40 "$build/artifacts/$t.log"; failed+=("$t"); }
   else
-    # libFuzzer adds what it finds to the first directory only: a scratch copy of the corpus.
-    # FUZZ_KEEP_DIR keeps each target's grown corpus there, so a long run can go on later.
+    # libFuzzer adds what it finds to the first directory only: a scratch directory, read with
+    # the corpus. FUZZ_KEEP_DIR keeps each target's grown corpus there, so a long run can go on later.
     if [ -n "${FUZZ_KEEP_DIR:-}" ]; then
       scratch=$FUZZ_KEEP_DIR/$t
-      [ -d "$scratch" ] || { mkdir -p "$scratch"; cp -r "tests/fuzz/corpus/$t/." "$scratch/"; }
+      mkdir -p "$scratch"
     else
       scratch=$(mktemp -d)
-      cp -r "tests/fuzz/corpus/$t/." "$scratch/"
     fi
     if [ -n "${FUZZ_RUNS:-}" ]; then limit=(-runs="$FUZZ_RUNS"); else limit=(-max_total_time="$seconds"); fi
     "$build/tests/fuzz/$t" "${flags[@]}" "${limit[@]}" "$scratch" "${seeds[@]}" 2>"$build/artifacts/$t.log" ||

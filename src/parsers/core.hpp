@@ -145,15 +145,5 @@ std::string typed_value(const std::string& raw);  // raw when it parses as JSON,
 // else the index of the tag completed.
 int match_tag(std::string& buf, unsigned char c, std::initializer_list<std::string_view> tags);
 
-std::unique_ptr<ToolScanner> make_hermes(Emitter& em, const OutputParserOptions& o);
-std::unique_ptr<ToolScanner> make_llama3_json(Emitter& em, const OutputParserOptions& o);
-std::unique_ptr<ToolScanner> make_mistral(Emitter& em, const OutputParserOptions& o);
-std::unique_ptr<ToolScanner> make_qwen3_coder(Emitter& em, const OutputParserOptions& o);
-std::unique_ptr<ToolScanner> make_deepseek_v3(Emitter& em, const OutputParserOptions& o);
-std::unique_ptr<ToolScanner> make_deepseek_v31(Emitter& em, const OutputParserOptions& o);
-std::unique_ptr<ToolScanner> make_kimi_k2(Emitter& em, const OutputParserOptions& o);
-std::unique_ptr<ToolScanner> make_glm45(Emitter& em, const OutputParserOptions& o);
-std::unique_ptr<ToolScanner> make_harmony(Emitter& em, const OutputParserOptions& o);
-std::unique_ptr<ToolScanner> make_pythonic(Emitter& em, const OutputParserOptions& o);
 
 }  // namespace textedge::detail

@@ -3,7 +3,7 @@
 //   then "\n<｜tool▁call▁begin｜>..." per further call, and <｜tool▁calls▁end｜>.
 // deepseek_v31: DeepSeek-V3.1 / V3.2 (chat template; vLLM's deepseek_v31 parser):
 //   <｜tool▁calls▁begin｜><｜tool▁call▁begin｜>f<｜tool▁sep｜>{...}<｜tool▁call▁end｜>... (no separator)
-#include "parsers/core.hpp"
+#include "parsers/family.hpp"
 
 namespace textedge::detail {
 namespace {
@@ -130,11 +130,33 @@ class DeepSeek final : public ToolScanner {
 
 }  // namespace
 
-std::unique_ptr<ToolScanner> make_deepseek_v3(Emitter& em, const OutputParserOptions& o) {
-  return std::make_unique<DeepSeek>(em, o, false);
-}
-std::unique_ptr<ToolScanner> make_deepseek_v31(Emitter& em, const OutputParserOptions& o) {
-  return std::make_unique<DeepSeek>(em, o, true);
-}
+extern const Family kDeepSeekV3, kDeepSeekV31;
+constexpr Family kDeepSeekV3{
+    .name = "deepseek_v3",
+    .models = "DeepSeek-V3, V3-0324, R1-0528",
+    .make = [](Emitter& em, const OutputParserOptions& o) -> std::unique_ptr<ToolScanner> {
+      return std::make_unique<DeepSeek>(em, o, false);
+    },
+    .markers = {"<｜tool▁calls▁begin｜>", "<｜tool▁calls▁end｜>", "<｜tool▁call▁begin｜>", "<｜tool▁call▁end｜>", "<｜tool▁sep｜>"},
+    .detect = [](std::string_view t) { return contains(t, "<｜tool▁calls▁begin｜>") && contains(t, "```json"); },
+    .call_regex = [](const ToolRegex& tool) -> std::string {
+      return "<｜tool▁call▁begin｜>function<｜tool▁sep｜>" + tool.name_regex() + "\\n```json\\n" + tool.json_args() +
+             "\\n```<｜tool▁call▁end｜>";
+    },
+    .envelope = {"<｜tool▁calls▁begin｜>", "\\n", "<｜tool▁calls▁end｜>", true},
+};
+constexpr Family kDeepSeekV31{
+    .name = "deepseek_v31",
+    .models = "DeepSeek-V3.1, V3.2-Exp",
+    .make = [](Emitter& em, const OutputParserOptions& o) -> std::unique_ptr<ToolScanner> {
+      return std::make_unique<DeepSeek>(em, o, true);
+    },
+    .markers = {"<｜tool▁calls▁begin｜>", "<｜tool▁calls▁end｜>", "<｜tool▁call▁begin｜>", "<｜tool▁call▁end｜>", "<｜tool▁sep｜>"},
+    .detect = [](std::string_view t) { return contains(t, "<｜tool▁calls▁begin｜>"); },
+    .call_regex = [](const ToolRegex& tool) -> std::string {
+      return "<｜tool▁call▁begin｜>" + tool.name_regex() + "<｜tool▁sep｜>" + tool.json_args() + "<｜tool▁call▁end｜>";
+    },
+    .envelope = {"<｜tool▁calls▁begin｜>", "", "<｜tool▁calls▁end｜>", true},
+};
 
 }  // namespace textedge::detail

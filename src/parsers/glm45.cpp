@@ -3,7 +3,7 @@
 // Values are raw text typed by the tools' JSON schema, as for qwen3_coder (core.hpp ToolTypes):
 // strings stream as written, other values are held to </arg_value>. The newlines may be absent
 // (GLM-4.7) or written as a literal backslash-n (GLM-4.6, in SGLang's tests): both separate.
-#include "parsers/core.hpp"
+#include "parsers/family.hpp"
 
 namespace textedge::detail {
 namespace {
@@ -144,6 +144,19 @@ class Glm45 final : public ToolScanner {
 
 }  // namespace
 
-std::unique_ptr<ToolScanner> make_glm45(Emitter& em, const OutputParserOptions& o) { return std::make_unique<Glm45>(em, o); }
+extern const Family kGlm45;
+constexpr Family kGlm45{
+    .name = "glm45",
+    .models = "GLM-4.5, GLM-4.6",
+    .make = [](Emitter& em, const OutputParserOptions& o) -> std::unique_ptr<ToolScanner> { return std::make_unique<Glm45>(em, o); },
+    .markers = {"<tool_call>", "</tool_call>", "<arg_key>", "</arg_key>", "<arg_value>", "</arg_value>"},
+    .detect = [](std::string_view t) { return contains(t, "<tool_call>") && contains(t, "<arg_key>"); },
+    .call_regex = [](const ToolRegex& tool) -> std::string {
+          MemberStyle style{[](std::string_view k) { return "<arg_key>" + regex_literal(k) + "</arg_key>\\n<arg_value>"; },
+                            "</arg_value>\\n", "", "</arg_value>"};
+          return "<tool_call>" + tool.name_regex() + "\\n" + tool.members(style) + "</tool_call>";
+        },
+    .envelope = {"", "\\n", "", true},
+};
 
 }  // namespace textedge::detail

@@ -8,7 +8,7 @@
 // commentary message without a recipient (a preamble) is content. Text outside messages is content.
 // <|return|> and <|call|> are stop tokens, often not in the text: a message or call whose text
 // is complete when the output ends is complete.
-#include "parsers/core.hpp"
+#include "parsers/family.hpp"
 
 namespace textedge::detail {
 namespace {
@@ -114,6 +114,18 @@ class Harmony final : public ToolScanner {
 
 }  // namespace
 
-std::unique_ptr<ToolScanner> make_harmony(Emitter& em, const OutputParserOptions& o) { return std::make_unique<Harmony>(em, o); }
+extern const Family kHarmony;
+constexpr Family kHarmony{
+    .name = "harmony",
+    .models = "gpt-oss (harmony)",
+    .make = [](Emitter& em, const OutputParserOptions& o) -> std::unique_ptr<ToolScanner> { return std::make_unique<Harmony>(em, o); },
+    .markers = {"<|start|>", "<|end|>", "<|channel|>", "<|message|>", "<|constrain|>", "<|call|>", "<|return|>"},
+    .detect = [](std::string_view t) { return contains(t, "<|channel|>"); },
+    .call_regex = [](const ToolRegex& tool) -> std::string {
+          return "(?:<\\|start\\|>assistant)?<\\|channel\\|>commentary to=functions\\." + tool.name_regex() +
+                 " <\\|constrain\\|>json<\\|message\\|>" + tool.json_args() + "<\\|call\\|>";
+        },
+    .envelope = {"", "", "", false},
+};
 
 }  // namespace textedge::detail

@@ -1,7 +1,7 @@
 // hermes: Hermes 2 Pro / 3, Qwen2.5, Qwen3 (their chat templates; vLLM's hermes tool parser):
 //   <tool_call>\n{"name": "f", "arguments": {...}}\n</tool_call>
 // one wrapper per call, several in a row (separated by whitespace, which stays content).
-#include "parsers/core.hpp"
+#include "parsers/family.hpp"
 
 namespace textedge::detail {
 namespace {
@@ -57,6 +57,17 @@ class Hermes final : public ToolScanner {
 
 }  // namespace
 
-std::unique_ptr<ToolScanner> make_hermes(Emitter& em, const OutputParserOptions& o) { return std::make_unique<Hermes>(em, o); }
+extern const Family kHermes;
+constexpr Family kHermes{
+    .name = "hermes",
+    .models = "Hermes 2 Pro / 3, Qwen2.5, Qwen3, QwQ",
+    .make = [](Emitter& em, const OutputParserOptions& o) -> std::unique_ptr<ToolScanner> { return std::make_unique<Hermes>(em, o); },
+    .markers = {"<tool_call>", "</tool_call>"},
+    .detect = [](std::string_view t) { return contains(t, "<tool_call>"); },
+    .call_regex = [](const ToolRegex& tool) -> std::string {
+          return "<tool_call>\\n\\{" + tool.json_name() + ", ?\"arguments\": ?" + tool.json_args() + "\\}\\n</tool_call>";
+        },
+    .envelope = {"", "\\n", "", true},
+};
 
 }  // namespace textedge::detail

@@ -2,7 +2,7 @@
 //   <|tool_calls_section_begin|><|tool_call_begin|>functions.f:0<|tool_call_argument_begin|>{...}<|tool_call_end|>
 //   ...<|tool_calls_section_end|>
 // The model writes the call id ("functions.f:0"), which is kept as the OpenAI id, as vLLM does.
-#include "parsers/core.hpp"
+#include "parsers/family.hpp"
 
 namespace textedge::detail {
 namespace {
@@ -100,6 +100,19 @@ class KimiK2 final : public ToolScanner {
 
 }  // namespace
 
-std::unique_ptr<ToolScanner> make_kimi_k2(Emitter& em, const OutputParserOptions& o) { return std::make_unique<KimiK2>(em, o); }
+extern const Family kKimiK2;
+constexpr Family kKimiK2{
+    .name = "kimi_k2",
+    .models = "Kimi K2, Kimi-K2-Thinking",
+    .make = [](Emitter& em, const OutputParserOptions& o) -> std::unique_ptr<ToolScanner> { return std::make_unique<KimiK2>(em, o); },
+    .markers = {"<|tool_calls_section_begin|>", "<|tool_call_section_begin|>", "<|tool_calls_section_end|>", "<|tool_call_begin|>", "<|tool_call_argument_begin|>", "<|tool_call_end|>"},
+    .calls_in_reasoning = true,  // Kimi-K2-Thinking interleaves reasoning and calls
+    .detect = [](std::string_view t) { return contains(t, "<|tool_calls_section_begin|>"); },
+    .call_regex = [](const ToolRegex& tool) -> std::string {
+          return "<\\|tool_call_begin\\|>functions\\." + tool.name_regex() + ":(?:0|[1-9][0-9]*)<\\|tool_call_argument_begin\\|>" +
+                 tool.json_args() + "<\\|tool_call_end\\|>";
+        },
+    .envelope = {"<\\|tool_calls_section_begin\\|>", "", "<\\|tool_calls_section_end\\|>", true},
+};
 
 }  // namespace textedge::detail

@@ -6,6 +6,7 @@
 // anywhere, as in SGLang. Llama 3.1's built-in tools (its model card; llama.cpp) are written as
 // Python after the tag: <|python_tag|>brave_search.call(query="...") is the call brave_search
 // with {"query": "..."}.
+#include "parsers/family.hpp"
 #include "parsers/python_literal.hpp"
 
 namespace textedge::detail {
@@ -98,8 +99,17 @@ class Llama3Json final : public ToolScanner {
 
 }  // namespace
 
-std::unique_ptr<ToolScanner> make_llama3_json(Emitter& em, const OutputParserOptions& o) {
-  return std::make_unique<Llama3Json>(em, o);
-}
+extern const Family kLlama3Json;
+constexpr Family kLlama3Json{
+    .name = "llama3_json",
+    .models = "Llama 3.1 / 3.2 / 3.3 JSON tool calls",
+    .make = [](Emitter& em, const OutputParserOptions& o) -> std::unique_ptr<ToolScanner> { return std::make_unique<Llama3Json>(em, o); },
+    .markers = {"<|python_tag|>"},
+    .detect = [](std::string_view t) { return contains(t, "<|python_tag|>") || (contains(t, "<|start_header_id|>") && contains(t, "\"parameters\"")); },
+    .call_regex = [](const ToolRegex& tool) -> std::string {
+          return "\\{" + tool.json_name() + ", ?\"parameters\": ?" + tool.json_args() + "\\}";
+        },
+    .envelope = {"", "; ", "", true},
+};
 
 }  // namespace textedge::detail

@@ -5,7 +5,7 @@
 //   [TOOL_CALLS]f[CALL_ID]a1b2c3d4e[ARGS]{...}                     (v11 and later, with the call's id)
 // [ARGS] may be missing (f{...}) when the text was decoded without special tokens, as vLLM reads it.
 // Mistral's templates require call ids of 9 letters and digits, so generated ids have that form.
-#include "parsers/core.hpp"
+#include "parsers/family.hpp"
 
 namespace textedge::detail {
 namespace {
@@ -127,6 +127,17 @@ class Mistral final : public ToolScanner {
 
 }  // namespace
 
-std::unique_ptr<ToolScanner> make_mistral(Emitter& em, const OutputParserOptions& o) { return std::make_unique<Mistral>(em, o); }
+extern const Family kMistral;
+constexpr Family kMistral{
+    .name = "mistral",
+    .models = "Mistral 7B v0.3, Mixtral 8x22B, Nemo, Small, Devstral, Magistral",
+    .make = [](Emitter& em, const OutputParserOptions& o) -> std::unique_ptr<ToolScanner> { return std::make_unique<Mistral>(em, o); },
+    .markers = {"[TOOL_CALLS]", "[ARGS]", "[CALL_ID]"},
+    .detect = [](std::string_view t) { return contains(t, "[TOOL_CALLS]"); },
+    .call_regex = [](const ToolRegex& tool) -> std::string {
+          return "\\{" + tool.json_name() + ", ?\"arguments\": ?" + tool.json_args() + "\\}";
+        },
+    .envelope = {"\\[TOOL_CALLS\\] ?\\[", ", ?", "\\]", true},
+};
 
 }  // namespace textedge::detail

@@ -4,46 +4,20 @@
 #include <algorithm>
 #include <cstdio>
 
-#include "parsers/core.hpp"
+#include "parsers/family.hpp"
 #include "textedge/error.hpp"
 
 namespace textedge {
 namespace detail {
 
 namespace {
-struct FormatEntry {
-  const char* name;
-  std::unique_ptr<ToolScanner> (*make)(Emitter&, const OutputParserOptions&);
-  bool calls_in_reasoning = false;  // the model calls tools in the middle of its reasoning
-};
-// "none": no tool calls, all of the answer is content.
-constexpr FormatEntry kFormats[] = {
-    {"none", nullptr},
-    {"hermes", make_hermes},
-    {"llama3_json", make_llama3_json},
-    {"mistral", make_mistral},
-    {"qwen3_coder", make_qwen3_coder},
-    {"deepseek_v3", make_deepseek_v3},
-    {"deepseek_v31", make_deepseek_v31},
-    {"kimi_k2", make_kimi_k2, true},  // Kimi-K2-Thinking interleaves reasoning and calls
-    {"glm45", make_glm45},
-    {"harmony", make_harmony},
-    {"pythonic", make_pythonic},
-};
 // "mistral": Magistral's [THINK]...[/THINK]; "harmony": gpt-oss's analysis channel, which the
 // harmony format itself turns into reasoning (so this layer does nothing).
 constexpr const char* kReasoning[] = {"none", "think", "qwen3", "deepseek_r1", "mistral", "harmony"};
 
-template <class List>
-std::string names(const List& list) {
+std::string reasoning_names() {
   std::string s;
-  for (auto& e : list) {
-    if (!s.empty()) s += ", ";
-    if constexpr (std::is_same_v<std::decay_t<decltype(e)>, FormatEntry>)
-      s += e.name;
-    else
-      s += e;
-  }
+  for (auto* r : kReasoning) s += (s.empty() ? "" : ", ") + std::string(r);
   return s;
 }
 }  // namespace
@@ -57,17 +31,13 @@ class ParserCore {
   explicit ParserCore(const OutputParserOptions& o)
       : open_({o.reasoning == "mistral" ? "[THINK]" : "<think>"}),
         close_({o.reasoning == "mistral" ? "[/THINK]" : "</think>", o.reasoning == "mistral" ? "[THINK]" : "<think>"}) {
+    const Family* family = find_family(o.format);
+    if (!family) throw Error("unknown tool call format \"" + o.format + "\" (known: " + family_names() + ")");
+    if (family->make) tools_ = family->make(em_, o);
+    if (family->make && family->calls_in_reasoning) reasoning_tools_ = family->make(em_, o);
     bool found = false;
-    for (auto& f : kFormats)
-      if (o.format == f.name) {
-        found = true;
-        if (f.make) tools_ = f.make(em_, o);
-        if (f.make && f.calls_in_reasoning) reasoning_tools_ = f.make(em_, o);
-      }
-    if (!found) throw Error("unknown tool call format \"" + o.format + "\" (known: " + names(kFormats) + ")");
-    found = false;
     for (auto* r : kReasoning) found |= o.reasoning == r;
-    if (!found) throw Error("unknown reasoning format \"" + o.reasoning + "\" (known: " + names(kReasoning) + ")");
+    if (!found) throw Error("unknown reasoning format \"" + o.reasoning + "\" (known: " + reasoning_names() + ")");
     if (o.reasoning == "harmony" && o.format != "harmony")
       throw Error("reasoning format \"harmony\" goes with the harmony tool call format");
     reasoning_ = o.reasoning != "none" && o.reasoning != "harmony";
@@ -240,7 +210,7 @@ ParsedMessage parse_output(std::string_view text, const OutputParserOptions& opt
 
 std::vector<std::string> list_formats() {
   std::vector<std::string> v;
-  for (auto& f : detail::kFormats) v.push_back(f.name);
+  for (const detail::Family* f : detail::families()) v.emplace_back(f->name);
   return v;
 }
 
@@ -250,37 +220,20 @@ std::vector<std::string> list_reasoning_formats() {
 
 // The markers of each format, as data (the family modules match the same strings).
 std::vector<std::string> parser_markers(const OutputParserOptions& o) {
-  static const std::vector<std::pair<std::string_view, std::vector<std::string>>> kMarkers = {
-      {"hermes", {"<tool_call>", "</tool_call>"}},
-      {"llama3_json", {"<|python_tag|>"}},
-      {"mistral", {"[TOOL_CALLS]", "[ARGS]", "[CALL_ID]"}},
-      {"qwen3_coder", {"<tool_call>", "</tool_call>", "<function=", "</function>", "<parameter=", "</parameter>"}},
-      {"deepseek_v3",
-       {"<｜tool▁calls▁begin｜>", "<｜tool▁calls▁end｜>", "<｜tool▁call▁begin｜>", "<｜tool▁call▁end｜>",
-        "<｜tool▁sep｜>"}},
-      {"deepseek_v31",
-       {"<｜tool▁calls▁begin｜>", "<｜tool▁calls▁end｜>", "<｜tool▁call▁begin｜>", "<｜tool▁call▁end｜>",
-        "<｜tool▁sep｜>"}},
-      {"kimi_k2",
-       {"<|tool_calls_section_begin|>", "<|tool_call_section_begin|>", "<|tool_calls_section_end|>",
-        "<|tool_call_begin|>", "<|tool_call_argument_begin|>", "<|tool_call_end|>"}},
-      {"glm45", {"<tool_call>", "</tool_call>", "<arg_key>", "</arg_key>", "<arg_value>", "</arg_value>"}},
-      {"harmony", {"<|start|>", "<|end|>", "<|channel|>", "<|message|>", "<|constrain|>", "<|call|>", "<|return|>"}},
-      {"pythonic", {"<|python_start|>", "<|python_end|>"}},  // special tokens of Llama 4
+  static const std::vector<std::pair<std::string_view, std::vector<std::string>>> kReasoningMarkers = {
       {"think", {"<think>", "</think>"}},
       {"qwen3", {"<think>", "</think>"}},
       {"deepseek_r1", {"<think>", "</think>"}},
-      {"mistral_reasoning", {"[THINK]", "[/THINK]"}},
+      {"mistral", {"[THINK]", "[/THINK]"}},
   };
   std::vector<std::string> out;
-  auto add = [&](std::string_view name) {
-    for (auto& [n, markers] : kMarkers)
-      if (n == name)
-        for (auto& m : markers)
-          if (std::find(out.begin(), out.end(), m) == out.end()) out.push_back(m);
+  auto add = [&](const auto& markers) {
+    for (std::string_view m : markers)
+      if (!m.empty() && std::find(out.begin(), out.end(), m) == out.end()) out.emplace_back(m);
   };
-  add(o.format);
-  add(o.reasoning == "mistral" ? "mistral_reasoning" : o.reasoning);
+  if (const detail::Family* f = detail::find_family(o.format)) add(f->markers);
+  for (auto& [name, markers] : kReasoningMarkers)
+    if (name == o.reasoning) add(markers);
   return out;
 }
 
@@ -294,25 +247,11 @@ std::vector<TokenId> special_tokens_to_keep(const Tokenizer& tokenizer, const Ou
 DetectedFormat detect_format(std::string_view t) {
   auto has = [&](std::string_view s) { return t.find(s) != std::string_view::npos; };
   DetectedFormat d;
-  // Tool call formats, most specific first.
-  if (has("<tool_call>") && has("<function="))
-    d.format = "qwen3_coder";  // Qwen3-Coder, Qwen3-Next
-  else if (has("<tool_call>") && has("<arg_key>"))
-    d.format = "glm45";  // GLM-4.5 / 4.6
-  else if (has("<tool_call>"))
-    d.format = "hermes";  // Hermes 2 Pro, Qwen2.5, Qwen3
-  else if (has("[TOOL_CALLS]"))
-    d.format = "mistral";  // Mistral 7B v0.3, Nemo, Small
-  else if (has("<|python_tag|>") || (has("<|start_header_id|>") && has("\"parameters\"")))
-    d.format = "llama3_json";  // Llama 3.1 / 3.2 / 3.3 JSON tool calling
-  else if (has("<｜tool▁calls▁begin｜>") && has("```json"))
-    d.format = "deepseek_v3";  // DeepSeek-V3, R1-0528
-  else if (has("<｜tool▁calls▁begin｜>"))
-    d.format = "deepseek_v31";  // DeepSeek-V3.1 / V3.2
-  else if (has("<|tool_calls_section_begin|>"))
-    d.format = "kimi_k2";  // Kimi K2
-  else if (has("<|channel|>"))
-    d.format = "harmony";  // gpt-oss
+  for (const detail::Family* f : detail::families())
+    if (f->detect && f->detect(t)) {
+      d.format = f->name;
+      break;
+    }
   // Reasoning.
   if (has("<think>") || has("</think>")) {  // DeepSeek-R1 templates only strip "</think>"
     if (has("<｜Assistant｜>"))

@@ -5,6 +5,7 @@
 // keep their digits): see PyValue.
 #include <cstring>
 
+#include "parsers/family.hpp"
 #include "parsers/python_literal.hpp"
 
 namespace textedge::detail {
@@ -285,6 +286,37 @@ class Pythonic final : public ToolScanner {
 
 }  // namespace
 
-std::unique_ptr<ToolScanner> make_pythonic(Emitter& em, const OutputParserOptions& o) { return std::make_unique<Pythonic>(em, o); }
+bool identifier(std::string_view s) {
+  if (s.empty() || !ident_start(static_cast<unsigned char>(s[0]))) return false;
+  for (char c : s)
+    if (!ident_char(static_cast<unsigned char>(c))) return false;
+  return true;
+}
+
+extern const Family kPythonic;
+constexpr Family kPythonic{
+    .name = "pythonic",
+    .models = "Llama 3.2, Llama 4 (pythonic), other [f(a=1)] writers",
+    .make = [](Emitter& em, const OutputParserOptions& o) -> std::unique_ptr<ToolScanner> {
+      return std::make_unique<Pythonic>(em, o);
+    },
+    .markers = {"<|python_start|>", "<|python_end|>"},  // special tokens of Llama 4
+    .call_regex = [](const ToolRegex& tool) -> std::string {
+      if (!identifier(tool.name())) SchemaCompiler::fail(tool.at().get("name"), "pythonic calls need a Python identifier as name");
+      if (tool.parameters() && tool.parameters()->is_object())
+        if (auto props = tool.parameters()->find("properties"))
+          for (auto& [k, v] : props->members())
+            if (!identifier(k)) SchemaCompiler::fail(v, "pythonic calls need Python identifiers as argument names");
+      // Names can also come from "required" or an allOf part: each is checked where it is written.
+      const Json* params = tool.parameters() ? &*tool.parameters() : nullptr;
+      auto argument = [params](std::string_view k) {
+        if (!identifier(k))
+          SchemaCompiler::fail(*params, "pythonic calls need Python identifiers as argument names, not \"" + std::string(k) + "\"");
+        return std::string(k) + "=";
+      };
+      return tool.name_regex() + "\\(" + tool.members(MemberStyle{argument, "", ", ?", ""}, Dialect::python) + "\\)";
+    },
+    .envelope = {"\\[", ", ?", "\\]", true},
+};
 
 }  // namespace textedge::detail

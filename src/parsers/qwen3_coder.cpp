@@ -5,7 +5,7 @@
 // streamed as written; other values are held until </parameter>, then written as JSON when they
 // parse as JSON, else as a string. A value whose </parameter> is missing ends at the next
 // <parameter= or </function> (as in vLLM).
-#include "parsers/core.hpp"
+#include "parsers/family.hpp"
 
 namespace textedge::detail {
 namespace {
@@ -163,8 +163,19 @@ class Qwen3Coder final : public ToolScanner {
 
 }  // namespace
 
-std::unique_ptr<ToolScanner> make_qwen3_coder(Emitter& em, const OutputParserOptions& o) {
-  return std::make_unique<Qwen3Coder>(em, o);
-}
+extern const Family kQwen3Coder;
+constexpr Family kQwen3Coder{
+    .name = "qwen3_coder",
+    .models = "Qwen3-Coder, Qwen3-Next",
+    .make = [](Emitter& em, const OutputParserOptions& o) -> std::unique_ptr<ToolScanner> { return std::make_unique<Qwen3Coder>(em, o); },
+    .markers = {"<tool_call>", "</tool_call>", "<function=", "</function>", "<parameter=", "</parameter>"},
+    .detect = [](std::string_view t) { return contains(t, "<tool_call>") && contains(t, "<function="); },
+    .call_regex = [](const ToolRegex& tool) -> std::string {
+          MemberStyle style{[](std::string_view k) { return "<parameter=" + regex_literal(k) + ">\\n"; }, "\\n</parameter>\\n", "",
+                            "</parameter>"};
+          return "<tool_call>\\n<function=" + tool.name_regex() + ">\\n" + tool.members(style) + "</function>\\n</tool_call>";
+        },
+    .envelope = {"", "\\n", "", true},
+};
 
 }  // namespace textedge::detail

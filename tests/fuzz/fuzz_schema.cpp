@@ -14,14 +14,18 @@
 #include <cstdlib>
 #include <string>
 
+#include "textedge/output_parser.hpp"
 #include "textedge/schema.hpp"
 
 using namespace textedge;
 
 namespace {
 
-constexpr const char* kFormats[] = {"hermes",       "llama3_json", "mistral", "qwen3_coder", "deepseek_v3",
-                                    "deepseek_v31", "kimi_k2",     "glm45",   "harmony",     "pythonic"};
+const std::vector<std::string> kFormats = [] {  // every tool call family
+  std::vector<std::string> v = list_formats();
+  v.erase(v.begin());  // "none"
+  return v;
+}();
 
 void check_compiles(const std::string& pattern) {
   int error = 0;
@@ -57,7 +61,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   std::string pattern;
   try {
     if (flags & 1) {
-      std::string format = kFormats[data[1] % (sizeof kFormats / sizeof kFormats[0])];
+      std::string format = kFormats[data[1] % kFormats.size()];
       pattern = tool_call_pattern(json, format, flags & 0x80 ? "get_weather" : "", flags & 0x40, options);
     } else {
       pattern = json_schema_regex(json, options);

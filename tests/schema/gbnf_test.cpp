@@ -23,6 +23,7 @@
 #include "base/json_string.hpp"
 #include "support/llama_server.hpp"
 #include "support/test_paths.hpp"
+#include "textedge/output_parser.hpp"
 #include "textedge/schema.hpp"
 #include "textedge/tokenizer.hpp"
 
@@ -182,8 +183,12 @@ std::vector<Case> tool_cases(const std::vector<std::string>& formats, bool paral
   return out;
 }
 
-const std::vector<std::string> kAllFormats = {"hermes",       "llama3_json", "mistral", "qwen3_coder", "deepseek_v3",
-                                              "deepseek_v31", "kimi_k2",     "glm45",   "harmony",     "pythonic"};
+// Every tool call family with a forced-call syntax.
+const std::vector<std::string> kAllFormats = [] {
+  std::vector<std::string> v = textedge::list_formats();
+  v.erase(v.begin());  // "none"
+  return v;
+}();
 
 // The unconstrained value nested `depth` levels: the largest regexes textedge writes.
 Case any_value(int depth) {

@@ -45,8 +45,12 @@ const std::string kTools = R"([
      "required": ["to", "body"], "additionalProperties": false}}}
 ])";
 
-const std::vector<std::string> kFormats = {"hermes", "llama3_json", "mistral", "qwen3_coder", "deepseek_v3",
-                                           "deepseek_v31", "kimi_k2", "glm45", "harmony", "pythonic"};
+// Every tool call family (a new one needs its rendering in render_call).
+const std::vector<std::string> kFormats = [] {
+  std::vector<std::string> v = textedge::list_formats();
+  v.erase(v.begin());  // "none"
+  return v;
+}();
 
 using Args = std::vector<std::pair<std::string, std::string>>;  // name, JSON value text
 
@@ -82,10 +86,13 @@ std::string render_call(const std::string& format, const std::string& name, cons
     for (auto& [k, v] : args) out += "<arg_key>" + k + "</arg_key>\n<arg_value>" + raw(v) + "</arg_value>\n";
     return out + "</tool_call>";
   }
-  // pythonic
-  std::string out = name + "(";
-  for (auto& [k, v] : args) out += (out.back() == '(' ? "" : ", ") + k + "=" + (v == "true" ? "True" : v == "false" ? "False" : v);
-  return out + ")";
+  if (format == "pythonic") {
+    std::string out = name + "(";
+    for (auto& [k, v] : args) out += (out.back() == '(' ? "" : ", ") + k + "=" + (v == "true" ? "True" : v == "false" ? "False" : v);
+    return out + ")";
+  }
+  ADD_FAILURE() << "no rendering for the format " << format;
+  return "";
 }
 
 std::string render(const std::string& format, const std::vector<std::pair<std::string, Args>>& calls) {
@@ -101,87 +108,17 @@ std::string render(const std::string& format, const std::vector<std::pair<std::s
   return out;
 }
 
-std::string between(const std::string& s, const std::string& a, const std::string& b, std::size_t& pos) {
-  std::size_t i = s.find(a, pos);
-  if (i == std::string::npos) return pos = std::string::npos, "";
-  i += a.size();
-  std::size_t j = s.find(b, i);
-  if (j == std::string::npos) return pos = std::string::npos, "";
-  pos = j + b.size();
-  return s.substr(i, j - i);
-}
-
-// Reads one call back the way the format's parser does: name and minified JSON arguments.
-// String-typed parameters of the raw formats are the raw text; others are JSON.
+// Reads a call back with textedge's own parser for the format.
 std::pair<std::string, std::string> parse_call(const std::string& format, const std::string& text) {
+  textedge::OutputParserOptions o;
+  o.format = format;
+  o.tools_json = kTools;
+  textedge::ParsedMessage m = textedge::parse_output(text, o);
+  if (m.tool_calls.size() != 1) return {"", "<" + std::to_string(m.tool_calls.size()) + " calls in: " + text + ">"};
   simdjson::dom::parser parser;
-  auto minify = [&](const std::string& json) {
-    simdjson::dom::element e;
-    if (parser.parse(json).get(e)) return std::string("<bad JSON: ") + json + ">";
-    return simdjson::minify(e);
-  };
-  auto from_envelope = [&](std::string json, const char* key) -> std::pair<std::string, std::string> {
-    simdjson::dom::element e;
-    if (parser.parse(json).get(e)) return {"", "<bad JSON>"};
-    if (e.is_array()) e = e.at(0);
-    return {std::string(std::string_view(e["name"])), simdjson::minify(e[key])};
-  };
-  std::size_t pos = 0;
-  if (format == "hermes") return from_envelope(between(text, "<tool_call>\n", "\n</tool_call>", pos), "arguments");
-  if (format == "llama3_json") return from_envelope(text, "parameters");
-  if (format == "mistral") return from_envelope(text.substr(std::string("[TOOL_CALLS]").size()), "arguments");
-  if (format == "deepseek_v3") {
-    std::string name = between(text, "<｜tool▁sep｜>", "\n```json\n", pos);
-    return {name, minify(between(text, "", "\n```", pos))};
-  }
-  if (format == "deepseek_v31") {
-    std::string name = between(text, "<｜tool▁call▁begin｜>", "<｜tool▁sep｜>", pos);
-    return {name, minify(between(text, "", "<｜tool▁call▁end｜>", pos))};
-  }
-  if (format == "kimi_k2") {
-    std::string name = between(text, "functions.", ":", pos);
-    return {name, minify(between(text, "<|tool_call_argument_begin|>", "<|tool_call_end|>", pos))};
-  }
-  if (format == "harmony") {
-    std::string name = between(text, "to=functions.", " ", pos);
-    return {name, minify(between(text, "<|message|>", "<|call|>", pos))};
-  }
-  auto typed = [](const std::string& k, const std::string& v) {
-    bool is_string = k == "location" || k == "unit" || k == "to" || k == "body";
-    return is_string ? "\"" + v + "\"" : v;
-  };
-  std::string json = "{";
-  std::string name;
-  if (format == "qwen3_coder") {
-    name = between(text, "<function=", ">", pos);
-    while (true) {
-      std::string k = between(text, "<parameter=", ">\n", pos);
-      if (pos == std::string::npos) break;
-      std::string v = between(text, "", "\n</parameter>", pos);
-      json += (json.size() > 1 ? "," : "") + ("\"" + k + "\":" + typed(k, v));
-    }
-  } else if (format == "glm45") {
-    name = between(text, "<tool_call>", "\n", pos);
-    while (true) {
-      std::string k = between(text, "<arg_key>", "</arg_key>\n", pos);
-      if (pos == std::string::npos) break;
-      std::string v = between(text, "<arg_value>", "</arg_value>", pos);
-      json += (json.size() > 1 ? "," : "") + ("\"" + k + "\":" + typed(k, v));
-    }
-  } else {  // pythonic: [name(k=v, ...)] with literal values without commas
-    name = between(text, "[", "(", pos);
-    std::string inside = between(text, "", ")]", pos);
-    std::size_t at = 0;
-    while (at < inside.size()) {
-      std::size_t eq = inside.find('=', at), comma = inside.find(", ", at);
-      std::string v = inside.substr(eq + 1, (comma == std::string::npos ? inside.size() : comma) - eq - 1);
-      if (v == "True") v = "true";
-      if (v == "False") v = "false";
-      json += (json.size() > 1 ? "," : "") + ("\"" + inside.substr(at, eq - at) + "\":" + v);
-      at = comma == std::string::npos ? inside.size() : comma + 2;
-    }
-  }
-  return {name, minify(json + "}")};
+  simdjson::dom::element e;
+  if (parser.parse(m.tool_calls[0].arguments).get(e)) return {m.tool_calls[0].name, "<bad JSON: " + m.tool_calls[0].arguments + ">"};
+  return {m.tool_calls[0].name, simdjson::minify(e)};
 }
 
 const Args kParis = {{"location", "\"Paris\""}, {"days", "3"}};
