@@ -26,6 +26,10 @@ int run_parse_command(const ParseCommand& c) {
     for (auto& f : list_formats()) s += " " + f;
     s += "\nreasoning:";
     for (auto& r : list_reasoning_formats()) s += " " + r;
+    s += "\n";
+    for (auto& f : format_infos())  // who writes each format
+      s += "\n  " + f.name + std::string(f.name.size() < 14 ? 14 - f.name.size() : 1, ' ') + f.models +
+           (f.forced || f.name == "none" ? "" : " (tool-regex cannot force it)");
     std::puts(s.c_str());
     return 0;
   }

@@ -69,7 +69,18 @@ TEXTEDGE_API ParsedMessage parse_output(std::string_view text, const OutputParse
 // Folds deltas into a message (what a client does with a stream).
 TEXTEDGE_API void merge_deltas(const std::vector<ChatDelta>& deltas, ParsedMessage& into);
 
-TEXTEDGE_API std::vector<std::string> list_formats();
+TEXTEDGE_API std::vector<std::string> list_formats();  // tool call formats, "none" first
+
+// What textedge knows about a tool call format, for help texts, tests and benchmarks.
+struct FormatInfo {
+  std::string name, models;  // models: who writes it
+  // Two calls as the format's models write them: get_weather {"city": "Paris", "days": 3}, then
+  // get_time {"tz": "Asia/Tokyo"} (one call for formats without parallel calls); "" for "none".
+  std::string example;
+  std::string reasoning;  // the reasoning format its models pair with ("none" if they do not reason)
+  bool forced = false;    // tool_call_pattern can force its calls
+};
+TEXTEDGE_API std::vector<FormatInfo> format_infos();  // in list_formats() order
 TEXTEDGE_API std::vector<std::string> list_reasoning_formats();
 
 // The markers a parser reads (e.g. "<tool_call>", "<|channel|>", "[THINK]"). A parser works on

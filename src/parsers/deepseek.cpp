@@ -134,6 +134,10 @@ extern const Family kDeepSeekV3, kDeepSeekV31;
 constexpr Family kDeepSeekV3{
     .name = "deepseek_v3",
     .models = "DeepSeek-V3, V3-0324, R1-0528",
+    .example = "<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>get_weather\n```json\n{\"city\": \"Paris\", \"days\": 3}\n```"
+        "<｜tool▁call▁end｜>\n<｜tool▁call▁begin｜>function<｜tool▁sep｜>get_time\n```json\n{\"tz\": \"Asia/Tokyo\"}\n```"
+        "<｜tool▁call▁end｜><｜tool▁calls▁end｜>",
+    .reasoning = "deepseek_r1",
     .make = [](Emitter& em, const OutputParserOptions& o) -> std::unique_ptr<ToolScanner> {
       return std::make_unique<DeepSeek>(em, o, false);
     },
@@ -148,6 +152,9 @@ constexpr Family kDeepSeekV3{
 constexpr Family kDeepSeekV31{
     .name = "deepseek_v31",
     .models = "DeepSeek-V3.1, V3.2-Exp",
+    .example = "<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>get_weather<｜tool▁sep｜>{\"city\": \"Paris\", \"days\": 3}<｜tool▁call▁end｜>"
+        "<｜tool▁call▁begin｜>get_time<｜tool▁sep｜>{\"tz\": \"Asia/Tokyo\"}<｜tool▁call▁end｜><｜tool▁calls▁end｜>",
+    .reasoning = "deepseek_r1",
     .make = [](Emitter& em, const OutputParserOptions& o) -> std::unique_ptr<ToolScanner> {
       return std::make_unique<DeepSeek>(em, o, true);
     },

@@ -48,6 +48,10 @@ struct CallEnvelope {
 struct Family {
   std::string_view name;
   std::string_view models;  // who writes it, for --help and docs
+  // Two calls as the models write them, get_weather {"city": "Paris", "days": 3} then get_time
+  // {"tz": "Asia/Tokyo"} (one if the family has no parallel form): tests and benchmarks use it.
+  std::string_view example = {};
+  std::string_view reasoning = "none";  // the reasoning format its models pair with
   std::unique_ptr<ToolScanner> (*make)(Emitter&, const OutputParserOptions&) = nullptr;
   std::array<std::string_view, 12> markers = {};  // the text the scanner reads (special tokens kept for it)
   bool calls_in_reasoning = false;   // the model calls tools in the middle of its reasoning

@@ -148,6 +148,9 @@ extern const Family kGlm45;
 constexpr Family kGlm45{
     .name = "glm45",
     .models = "GLM-4.5, GLM-4.6",
+    .example = "<tool_call>get_weather\n<arg_key>city</arg_key>\n<arg_value>Paris</arg_value>\n<arg_key>days</arg_key>\n"
+        "<arg_value>3</arg_value>\n</tool_call><tool_call>get_time\n<arg_key>tz</arg_key>\n<arg_value>Asia/Tokyo</arg_value>\n</tool_call>",
+    .reasoning = "think",
     .make = [](Emitter& em, const OutputParserOptions& o) -> std::unique_ptr<ToolScanner> { return std::make_unique<Glm45>(em, o); },
     .markers = {"<tool_call>", "</tool_call>", "<arg_key>", "</arg_key>", "<arg_value>", "</arg_value>"},
     .detect = [](std::string_view t) { return contains(t, "<tool_call>") && contains(t, "<arg_key>"); },

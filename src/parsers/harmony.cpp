@@ -118,6 +118,9 @@ extern const Family kHarmony;
 constexpr Family kHarmony{
     .name = "harmony",
     .models = "gpt-oss (harmony)",
+    .example = "<|start|>assistant to=functions.get_weather<|channel|>commentary json<|message|>{\"city\": \"Paris\", \"days\": 3}<|call|>"
+        "<|start|>assistant to=functions.get_time<|channel|>commentary json<|message|>{\"tz\": \"Asia/Tokyo\"}<|call|>",
+    .reasoning = "harmony",
     .make = [](Emitter& em, const OutputParserOptions& o) -> std::unique_ptr<ToolScanner> { return std::make_unique<Harmony>(em, o); },
     .markers = {"<|start|>", "<|end|>", "<|channel|>", "<|message|>", "<|constrain|>", "<|call|>", "<|return|>"},
     .detect = [](std::string_view t) { return contains(t, "<|channel|>"); },

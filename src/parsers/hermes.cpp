@@ -61,6 +61,9 @@ extern const Family kHermes;
 constexpr Family kHermes{
     .name = "hermes",
     .models = "Hermes 2 Pro / 3, Qwen2.5, Qwen3, QwQ",
+    .example = "<tool_call>\n{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\", \"days\": 3}}\n</tool_call>\n"
+        "<tool_call>\n{\"name\": \"get_time\", \"arguments\": {\"tz\": \"Asia/Tokyo\"}}\n</tool_call>",
+    .reasoning = "qwen3",
     .make = [](Emitter& em, const OutputParserOptions& o) -> std::unique_ptr<ToolScanner> { return std::make_unique<Hermes>(em, o); },
     .markers = {"<tool_call>", "</tool_call>"},
     .detect = [](std::string_view t) { return contains(t, "<tool_call>"); },

@@ -104,6 +104,10 @@ extern const Family kKimiK2;
 constexpr Family kKimiK2{
     .name = "kimi_k2",
     .models = "Kimi K2, Kimi-K2-Thinking",
+    .example = "<|tool_calls_section_begin|><|tool_call_begin|>functions.get_weather:0<|tool_call_argument_begin|>{\"city\": \"Paris\", "
+        "\"days\": 3}<|tool_call_end|><|tool_call_begin|>functions.get_time:1<|tool_call_argument_begin|>{\"tz\": "
+        "\"Asia/Tokyo\"}<|tool_call_end|><|tool_calls_section_end|>",
+    .reasoning = "think",
     .make = [](Emitter& em, const OutputParserOptions& o) -> std::unique_ptr<ToolScanner> { return std::make_unique<KimiK2>(em, o); },
     .markers = {"<|tool_calls_section_begin|>", "<|tool_call_section_begin|>", "<|tool_calls_section_end|>", "<|tool_call_begin|>", "<|tool_call_argument_begin|>", "<|tool_call_end|>"},
     .calls_in_reasoning = true,  // Kimi-K2-Thinking interleaves reasoning and calls

@@ -103,6 +103,8 @@ extern const Family kLlama3Json;
 constexpr Family kLlama3Json{
     .name = "llama3_json",
     .models = "Llama 3.1 / 3.2 / 3.3 JSON tool calls",
+    .example = "{\"name\": \"get_weather\", \"parameters\": {\"city\": \"Paris\", \"days\": 3}}; "
+        "{\"name\": \"get_time\", \"parameters\": {\"tz\": \"Asia/Tokyo\"}}",
     .make = [](Emitter& em, const OutputParserOptions& o) -> std::unique_ptr<ToolScanner> { return std::make_unique<Llama3Json>(em, o); },
     .markers = {"<|python_tag|>"},
     .detect = [](std::string_view t) { return contains(t, "<|python_tag|>") || (contains(t, "<|start_header_id|>") && contains(t, "\"parameters\"")); },

@@ -131,6 +131,8 @@ extern const Family kMistral;
 constexpr Family kMistral{
     .name = "mistral",
     .models = "Mistral 7B v0.3, Mixtral 8x22B, Nemo, Small, Devstral, Magistral",
+    .example = "[TOOL_CALLS]get_weather[ARGS]{\"city\": \"Paris\", \"days\": 3}[TOOL_CALLS]get_time[ARGS]{\"tz\": \"Asia/Tokyo\"}",
+    .reasoning = "mistral",
     .make = [](Emitter& em, const OutputParserOptions& o) -> std::unique_ptr<ToolScanner> { return std::make_unique<Mistral>(em, o); },
     .markers = {"[TOOL_CALLS]", "[ARGS]", "[CALL_ID]"},
     .detect = [](std::string_view t) { return contains(t, "[TOOL_CALLS]"); },

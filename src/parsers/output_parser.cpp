@@ -214,6 +214,14 @@ std::vector<std::string> list_formats() {
   return v;
 }
 
+std::vector<FormatInfo> format_infos() {
+  std::vector<FormatInfo> v;
+  for (const detail::Family* f : detail::families())
+    v.push_back({std::string(f->name), std::string(f->models), std::string(f->example), std::string(f->reasoning),
+                 f->call_regex != nullptr});
+  return v;
+}
+
 std::vector<std::string> list_reasoning_formats() {
   return {std::begin(detail::kReasoning), std::end(detail::kReasoning)};
 }

@@ -297,6 +297,7 @@ extern const Family kPythonic;
 constexpr Family kPythonic{
     .name = "pythonic",
     .models = "Llama 3.2, Llama 4 (pythonic), other [f(a=1)] writers",
+    .example = "[get_weather(city='Paris', days=3), get_time(tz='Asia/Tokyo')]",
     .make = [](Emitter& em, const OutputParserOptions& o) -> std::unique_ptr<ToolScanner> {
       return std::make_unique<Pythonic>(em, o);
     },

@@ -167,6 +167,10 @@ extern const Family kQwen3Coder;
 constexpr Family kQwen3Coder{
     .name = "qwen3_coder",
     .models = "Qwen3-Coder, Qwen3-Next",
+    .example = "<tool_call>\n<function=get_weather>\n<parameter=city>\nParis\n</parameter>\n<parameter=days>\n3\n"
+        "</parameter>\n</function>\n</tool_call>\n<tool_call>\n<function=get_time>\n<parameter=tz>\nAsia/Tokyo\n"
+        "</parameter>\n</function>\n</tool_call>",
+    .reasoning = "qwen3",
     .make = [](Emitter& em, const OutputParserOptions& o) -> std::unique_ptr<ToolScanner> { return std::make_unique<Qwen3Coder>(em, o); },
     .markers = {"<tool_call>", "</tool_call>", "<function=", "</function>", "<parameter=", "</parameter>"},
     .detect = [](std::string_view t) { return contains(t, "<tool_call>") && contains(t, "<function="); },

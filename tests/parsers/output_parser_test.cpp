@@ -32,6 +32,14 @@ bool valid_json(const std::string& s) {
   return p.parse(ps).error() == simdjson::SUCCESS;
 }
 
+// The same JSON text once minified (key order counts: the parsers keep the model's order).
+bool same_json_text(const std::string& a, const std::string& b) {
+  simdjson::dom::parser p, q;
+  simdjson::dom::element x, y;
+  if (p.parse(a).get(x) || q.parse(b).get(y)) return false;
+  return simdjson::minify(x) == simdjson::minify(y);
+}
+
 ParsedMessage stream(std::string_view text, const OutputParserOptions& o, const std::vector<std::size_t>& cuts,
                      std::vector<ChatDelta>* all = nullptr) {
   OutputParser p(o);
@@ -807,10 +815,12 @@ TEST(AllFormats, RandomTextsAreSplitInvariant) {
   std::mt19937 rng(123);
   for (auto& format : list_formats()) {
     for (const char* reasoning : {"none", "qwen3"}) {
+      std::vector<std::string> all = pieces;  // and the family's own markers
+      for (auto& m : parser_markers(opts(format, reasoning))) all.push_back(m);
       for (int n = 0; n < 150; ++n) {
         std::string text;
         int len = 1 + static_cast<int>(rng() % 24);
-        for (int i = 0; i < len; ++i) text += pieces[rng() % pieces.size()];
+        for (int i = 0; i < len; ++i) text += all[rng() % all.size()];
         for (bool partial : {true, false}) {
           auto o = opts(format, reasoning, partial);
           if (format == "qwen3_coder" || format == "glm45") o.tools_json = coder().tools_json;
@@ -849,8 +859,11 @@ TEST(AllFormats, MutatedCallsAreSplitInvariant) {
       {"harmony", "<|channel|>analysis<|message|>hm<|end|><|start|>assistant<|channel|>commentary to=functions.f <|constrain|>json<|message|>{\"a\": 1}<|call|>"},
       {"pythonic", "[f(a=1, b='x', c=[True, None], d={'k': (1, 2)}), g()]"},
   };
+  std::vector<std::pair<std::string, std::string>> all = samples;  // and every family's example
+  for (auto& f : format_infos())
+    if (!f.example.empty()) all.emplace_back(f.name, f.example);
   std::mt19937 rng(99);
-  for (auto& [format, sample] : samples) {
+  for (auto& [format, sample] : all) {
     for (int n = 0; n < 300; ++n) {
       std::string text = sample;
       int edits = 1 + static_cast<int>(rng() % 3);
@@ -878,6 +891,37 @@ TEST(AllFormats, MutatedCallsAreSplitInvariant) {
           expect_whole_calls_valid(text, o);
         if (HasFailure()) return;
       }
+    }
+  }
+}
+
+// Each family's example (format_infos) is two calls, or one where the family has no parallel
+// form: get_weather {"city": "Paris", "days": 3}, then get_time {"tz": "Asia/Tokyo"}; streamed
+// one byte at a time it gives the same.
+TEST(AllFormats, EachExampleParsesToItsCalls) {
+  const std::string tools = R"([{"type": "function", "function": {"name": "get_weather", "parameters": {"type": "object",
+      "properties": {"city": {"type": "string"}, "days": {"type": "integer"}}}}}, {"type": "function", "function":
+      {"name": "get_time", "parameters": {"type": "object", "properties": {"tz": {"type": "string"}}}}}])";
+  for (auto& f : format_infos()) {
+    if (f.name == "none") continue;
+    EXPECT_FALSE(f.example.empty()) << f.name;
+    EXPECT_FALSE(f.models.empty()) << f.name;
+    for (bool partial : {true, false}) {
+      auto o = opts(f.name, "none", partial);
+      o.tools_json = tools;
+      ParsedMessage m = parse_output(f.example, o);
+      EXPECT_EQ(m.content, "") << f.name;
+      ASSERT_GE(m.tool_calls.size(), 1u) << f.name << ": " << f.example;
+      EXPECT_LE(m.tool_calls.size(), 2u) << f.name;
+      EXPECT_EQ(m.tool_calls[0].name, "get_weather") << f.name;
+      EXPECT_TRUE(same_json_text(m.tool_calls[0].arguments, R"({"city": "Paris", "days": 3})")) << f.name << ": " << m.tool_calls[0].arguments;
+      if (m.tool_calls.size() == 2) {
+        EXPECT_EQ(m.tool_calls[1].name, "get_time") << f.name;
+        EXPECT_TRUE(same_json_text(m.tool_calls[1].arguments, R"({"tz": "Asia/Tokyo"})")) << f.name;
+      }
+      std::vector<std::size_t> one;
+      for (std::size_t i = 1; i < f.example.size(); ++i) one.push_back(i);
+      expect_same(stream(f.example, o, one), m, f.name + " one byte");
     }
   }
 }
