@@ -6,7 +6,8 @@ cd "$(dirname "$0")/.."
 
 apt_packages=(g++ cmake make pkg-config python3 nodejs npm
   libsimdjson-dev libpcre2-dev libutf8proc-dev libgtest-dev libbenchmark-dev python3-jsonschema python3-jinja2
-  libboost1.81-dev git python3-numpy python3-yaml)
+  libboost1.81-dev git python3-numpy python3-yaml
+  pybind11-dev python3-dev python3-pytest python3-mypy python3-venv python3-pip python3-setuptools python3-wheel)
 missing=()
 for p in "${apt_packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

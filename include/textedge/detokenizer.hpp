@@ -16,6 +16,12 @@ struct DetokenizeOptions {
   // parser needs (e.g. <think>, <tool_call>, <|channel|> when they are special tokens). The
   // text is then decode's with exactly the other special tokens removed.
   std::vector<TokenId> keep_special_tokens;
+  // Byte-fallback tokenizers (Llama 2, Gemma 3): release each character of a run of "<0xNN>"
+  // tokens as soon as it is complete, as tokenizers' DecodeStream does, instead of holding the
+  // run until a later token proves it valid. Exact unless a later byte of the run is invalid:
+  // decode then turns the whole run into U+FFFD (DecodeStream fails there with "Invalid
+  // prefix"); this stream replaces only the invalid bytes and goes on.
+  bool eager_byte_runs = false;
 };
 
 // Turns generated ids into text as they arrive. The contract: for any ids and

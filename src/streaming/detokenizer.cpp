@@ -170,6 +170,15 @@ void Detokenizer::step(TokenId id, std::string &out) {
   }
   // A byte token: the run is decided when it ends, unless it is already invalid
   // for good.
+  if (options_.eager_byte_runs) {  // complete characters now; only an incomplete one is held
+    pending_ += piece;
+    std::string complete;
+    std::size_t held = detail::append_utf8_lossy_prefix(complete, pending_);
+    pending_.erase(0, pending_.size() - held);
+    run_tokens_ = pending_.empty() ? 0 : run_tokens_ + 1;  // the tokens of the held character
+    if (!complete.empty()) emit(complete, out);
+    return;
+  }
   ++run_tokens_;
   if (run_invalid_) {
     emit(kReplacement, out);

@@ -239,6 +239,39 @@ TEST(Detokenizer, ByteFallbackRunIsReleasedWhenANonByteTokenFollows) {
   EXPECT_EQ(out, " Hello🌶 Hello");
 }
 
+// eager_byte_runs (tokenizers' DecodeStream): each character of a byte run as soon as it is
+// complete; a later invalid byte replaces only itself.
+TEST(Detokenizer, EagerByteRunsReleaseEachCompleteCharacter) {
+  const Tokenizer &llama2 = tokenizer_of("llama2");
+  auto byte = [&](int b) {
+    char name[8];
+    std::snprintf(name, sizeof name, "<0x%02X>", b);
+    return *llama2.token_to_id(name);
+  };
+  Detokenizer stream(llama2, std::vector<TokenId>{1, 22557}, {.skip_special_tokens = false, .keep_special_tokens = {},
+                                                            .eager_byte_runs = true});
+  std::string out;
+  stream.step(std::vector<TokenId>{byte(0xF0), byte(0x9F), byte(0x8C)}, out);
+  EXPECT_EQ(out, "");  // incomplete
+  stream.step(byte(0xB6), out);
+  EXPECT_EQ(out, "🌶");
+  stream.step(std::vector<TokenId>{byte(0x41), byte(0xFF), byte(0x42)}, out);
+  EXPECT_EQ(out, "🌶A\xEF\xBF\xBD" "B");
+  stream.step(std::vector<TokenId>{byte(0xE2), 22557}, out);  // a run ending inside a character
+  EXPECT_EQ(out, "🌶A\xEF\xBF\xBD" "B\xEF\xBF\xBD Hello");
+  // Where the whole run is valid, the text is decode's, whatever the steps.
+  for (const std::string &text : {std::string("naïve 日本 🎉 👩🏽‍🚀 x"), std::string("ä")}) {
+    std::vector<TokenId> ids = llama2.encode(text);
+    Detokenizer eager(llama2, {}, {.skip_special_tokens = false, .keep_special_tokens = {}, .eager_byte_runs = true});
+    std::string got;
+    for (TokenId id : ids) {
+      eager.step(id, got);
+      EXPECT_TRUE(llama2.decode(ids).starts_with(got)) << got;
+    }
+    EXPECT_EQ(got + eager.finish(), llama2.decode(ids));
+  }
+}
+
 // A prompt held in its own pages, all unreadable (PROT_NONE) but the first and the last: reading
 // any other id kills the process.
 class PromptWithUnreadableMiddle {

@@ -1,0 +1,64 @@
+# ChatTemplate against Jinja2's goldens (the chat goldens the C++ tests read), and the output
+# parser, schema and tool-call regexes from Python.
+import json
+import pathlib
+
+import pytest
+
+import textedge
+from conftest import SOURCE_DIR, goldens_dir, read_jsonl
+
+
+def test_apply_chat_template_matches_transformers_for_the_real_models():
+    rendered = 0
+    for model in ("qwen3", "llama3_1", "deepseek_v3", "gemma3", "gptoss"):
+        chat = textedge.ChatTemplate.from_pretrained(str(SOURCE_DIR / "models" / model))
+        messages = [{"role": "system", "content": "Be brief."}, {"role": "user", "content": "Hi 👋"},
+                    {"role": "assistant", "content": "Hello!"}, {"role": "user", "content": "2+2?"}]
+        as_json = chat.apply_chat_template(json.dumps(messages), add_generation_prompt=True)
+        assert chat.apply_chat_template(messages, add_generation_prompt=True) == as_json
+        ids = chat.apply_chat_template(messages, add_generation_prompt=True, tokenize=True)
+        tok = textedge.Tokenizer.from_pretrained(str(SOURCE_DIR / "models" / model))
+        assert ids == tok.encode(as_json, add_special_tokens=False).ids  # no second BOS
+        rendered += 1
+    assert rendered == 5
+
+
+def test_template_kwargs_and_errors():
+    chat = textedge.ChatTemplate.from_pretrained(str(SOURCE_DIR / "models" / "qwen3"))
+    msgs = [{"role": "user", "content": "hi"}]
+    off = chat.apply_chat_template(msgs, add_generation_prompt=True, enable_thinking=False)
+    assert off.endswith("<think>\n\n</think>\n\n")
+    assert "enable_thinking" in chat.extra_variables
+    with pytest.raises(textedge.TemplateError, match="line 1"):
+        textedge.ChatTemplate.from_string("{% if %}")
+    with pytest.raises(TypeError, match=r"conversation\[0\]\.content"):
+        chat.apply_chat_template([{"role": "user", "content": object()}])
+
+
+def test_output_parser_streams_openai_deltas():
+    p = textedge.OutputParser("hermes", reasoning="qwen3")
+    text = '<think>hm</think>ok <tool_call>\n{"name": "f", "arguments": {"a": 1}}\n</tool_call>'
+    deltas = []
+    for ch in text:
+        deltas += p.feed(ch)
+    deltas += p.finish()
+    content = "".join(d.get("content", "") for d in deltas)
+    reasoning = "".join(d.get("reasoning_content", "") for d in deltas)
+    calls = [c for d in deltas for c in d.get("tool_calls", [])]
+    assert (content, reasoning) == ("ok ", "hm")
+    assert calls[0]["function"]["name"] == "f" and calls[0]["type"] == "function"
+    assert "".join(c["function"]["arguments"] for c in calls) == '{"a": 1}'
+    assert p.made_calls
+    with pytest.raises(textedge.Error, match="unknown tool call format"):
+        textedge.OutputParser("nope")
+
+
+def test_regexes():
+    import re
+    r = textedge.schema_to_regex({"type": "object", "properties": {"a": {"type": "integer"}}, "required": ["a"]})
+    assert re.fullmatch(r, '{"a": 12}') and not re.fullmatch(r, '{"a": "x"}')
+    tools = [{"type": "function", "function": {"name": "f", "parameters": {"type": "object", "properties": {}}}}]
+    assert textedge.tool_call_regex(tools, "hermes").startswith("<tool_call>")
+    with pytest.raises(textedge.SchemaError):
+        textedge.schema_to_regex({"not": {}})

@@ -1,0 +1,95 @@
+# textedge.Tokenizer against the reference goldens (Hugging Face tokenizers 0.23.2): ids with
+# and without special tokens, decode with and without skip_special_tokens, as tokenizers'
+# Python API spells them.
+import array
+import threading
+
+import numpy as np
+import pytest
+
+import textedge
+from conftest import SOURCE_DIR, goldens_dir, read_jsonl
+
+
+def test_encode_and_decode_match_the_reference(model):
+    name, tok = model
+    cases = read_jsonl(goldens_dir() / f"{name}.jsonl")
+    checked = 0
+    for c in cases:
+        if "text" in c and "ids" in c:
+            assert tok.encode(c["text"], add_special_tokens=False).ids == c["ids"], c["text"][:80]
+            if "ids_special" in c:
+                assert tok.encode(c["text"]).ids == c["ids_special"], c["text"][:80]
+            else:
+                assert tok.encode(c["text"]).ids == c["ids"], c["text"][:80]
+            ids = c["ids"]
+        elif "decode_ids" in c:
+            ids = c["decode_ids"]
+        else:
+            continue
+        d, d_skip = c["decode"]
+        assert tok.decode(ids, skip_special_tokens=False) == d
+        assert tok.decode(ids) == d_skip  # tokenizers' default skips special tokens
+        checked += 1
+    assert checked > 1000
+
+
+def test_batches_and_buffers(model):
+    name, tok = model
+    texts = [c["text"] for c in read_jsonl(goldens_dir() / f"{name}.jsonl") if "text" in c and "ids" in c][:300]
+    one = [tok.encode(t).ids for t in texts]
+    assert [e.ids for e in tok.encode_batch(texts)] == one
+    assert tok.decode_batch(one) == [tok.decode(ids) for ids in one]
+    ids = one[0]
+    for buf in (array.array("I", ids), array.array("q", ids), np.array(ids, dtype=np.uint32),
+                np.array(ids, dtype=np.int64), np.array(ids, dtype=np.uint32)[::-1][::-1], tuple(ids)):
+        assert tok.decode(buf) == tok.decode(ids)
+
+
+def test_vocabulary_api(model):
+    name, tok = model
+    vocab = tok.get_vocab()
+    assert len(vocab) == tok.get_vocab_size()
+    for token, i in list(vocab.items())[:2000]:
+        assert tok.token_to_id(token) == i
+        assert tok.id_to_token(i) == token
+    added = tok.get_added_tokens_decoder()
+    assert added and all(vocab[t.content] == i for i, t in added.items())
+    assert tok.get_vocab_size(with_added_tokens=False) <= tok.get_vocab_size()
+    assert tok.id_to_token(10**9) is None and tok.token_to_id("no such token ☃☃☃") is None
+    e = tok.encode("Hello world")
+    assert len(e) == len(e.ids) == len(e.tokens) and e.tokens == [tok.id_to_token(i) for i in e.ids]
+
+
+def test_errors_are_python_exceptions_with_textedge_messages(tmp_path):
+    with pytest.raises(textedge.LoadError, match="cannot open"):
+        textedge.Tokenizer.from_file(str(tmp_path / "missing.json"))
+    bad = tmp_path / "tokenizer.json"
+    bad.write_text('{"model": {"type": "Nope"}}')
+    with pytest.raises(textedge.LoadError) as e:
+        textedge.Tokenizer.from_file(str(bad))
+    assert str(bad) in str(e.value) and "$.model" in str(e.value)
+    assert issubclass(textedge.LoadError, ValueError) and issubclass(textedge.TemplateError, textedge.Error)
+    tok = textedge.Tokenizer.from_pretrained(str(SOURCE_DIR / "models" / "qwen3"))
+    with pytest.raises(ValueError, match="out of range"):
+        tok.decode([-1])
+    with pytest.raises(TypeError):
+        tok.decode(["a"])
+
+
+def test_threads_give_the_same_results_and_run_in_parallel():
+    tok = textedge.Tokenizer.from_pretrained(str(SOURCE_DIR / "models" / "qwen3"))
+    text = (SOURCE_DIR / "README.md").read_text() * 4
+    want = tok.encode(text).ids
+    results = []
+
+    def work():
+        for _ in range(20):
+            results.append(tok.encode(text).ids == want and tok.decode(want) == tok.decode(want))
+
+    threads = [threading.Thread(target=work) for _ in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert len(results) == 160 and all(results)
