@@ -370,6 +370,9 @@ void ToolScanner::byte(unsigned char c) {
     }
     raw_.clear();
   } else if (s == Step::fail) {
+    // The byte that broke the session is not part of it, even when the step that read it
+    // released earlier held bytes (a number ended by it) and so committed up to it.
+    if (committed_ == raw_.size()) --committed_;
     resolve();
   }
 }
@@ -471,6 +474,7 @@ void ToolScanner::late_id(std::string id) {
 }
 
 void ToolScanner::add_args(std::string_view s) {
+  if (s.empty()) return;  // nothing released: the bytes read so far stay uncommitted
   if (partial_ && header_sent_) {
     em_.args(index_, s);
     commit();

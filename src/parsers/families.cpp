@@ -5,14 +5,15 @@
 
 namespace textedge::detail {
 
-extern const Family kNoCalls, kQwen3Coder, kGlm45, kPhi4Mini, kGranite4, kGranite, kHermes, kHunyuan, kJamba, kInternLm2, kMistral, kLlama3Json, kDeepSeekV3, kDeepSeekV31, kKimiK2,
-    kHarmony, kPythonic;
+extern const Family kNoCalls, kQwen3Coder, kGlm45, kXlam, kPhi4Mini, kGranite4, kGranite, kGranite20bFc, kHermes, kHunyuan,
+    kJamba, kInternLm2, kMistral, kLlama3Json, kDeepSeekV3, kDeepSeekV31, kKimiK2, kOlmo3, kHarmony, kPythonic;
 
 constexpr Family kNoCalls{.name = "none", .models = "no tool calls: all of the answer is content"};
 
 const std::vector<const Family*>& families() {
-  static const std::vector<const Family*> list = {&kNoCalls,    &kQwen3Coder,  &kGlm45,  &kPhi4Mini, &kGranite4, &kGranite, &kHermes, &kHunyuan, &kJamba, &kInternLm2,   &kMistral,  &kLlama3Json,
-                                                  &kDeepSeekV3, &kDeepSeekV31, &kKimiK2, &kHarmony, &kPythonic};
+  static const std::vector<const Family*> list = {
+      &kNoCalls,  &kQwen3Coder,  &kGlm45,   &kXlam,        &kPhi4Mini, &kGranite4, &kGranite, &kGranite20bFc, &kHermes, &kHunyuan,
+      &kJamba,    &kInternLm2,   &kMistral, &kLlama3Json,  &kDeepSeekV3, &kDeepSeekV31, &kKimiK2, &kOlmo3, &kHarmony, &kPythonic};
   return list;
 }
 

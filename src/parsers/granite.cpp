@@ -7,6 +7,10 @@
 //   <tool_call>\n{"name": "f", "arguments": {...}}\n</tool_call>
 // with "arguments" also as a JSON string holding the object (as Granite 4 may write them; vLLM
 // passes the string on as the arguments). Both families read all of these forms.
+// granite_20b_fc: IBM granite-20b-functioncalling (vLLM's granite-20b-fc tool parser; vLLM's
+// tool_chat_template_granite_20b_fc, which writes each past call so):
+//   <function_call> {"name": "f", "arguments": {...}}
+// several in a row (after whitespace or directly), no end marker.
 #include "parsers/family.hpp"
 #include "parsers/json_calls.hpp"
 
@@ -25,7 +29,7 @@ std::unique_ptr<ToolScanner> make_granite(Emitter& em, const OutputParserOptions
 
 }  // namespace
 
-extern const Family kGranite4, kGranite;
+extern const Family kGranite4, kGranite, kGranite20bFc;
 constexpr Family kGranite4{
     .name = "granite4",
     .models = "IBM Granite 4.0",
@@ -54,6 +58,22 @@ constexpr Family kGranite{
           return "\\{" + tool.json_name() + ", ?\"arguments\": ?" + tool.json_args() + "\\}";
         },
     .envelope = {"<\\|tool_call\\|>\\[", ", ?", "\\]", true},
+};
+
+constexpr Family kGranite20bFc{
+    .name = "granite_20b_fc",
+    .models = "IBM granite-20b-functioncalling",
+    .example = "<function_call> {\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\", \"days\": 3}}\n"
+        "<function_call> {\"name\": \"get_time\", \"arguments\": {\"tz\": \"Asia/Tokyo\"}}",
+    .make = [](Emitter& em, const OutputParserOptions& o) -> std::unique_ptr<ToolScanner> {
+      return std::make_unique<JsonCalls>(em, o, std::vector<JsonCallsMarker>{{.open = "<function_call>", .array = false, .object = true}});
+    },
+    .markers = {"<function_call>"},
+    .detect = [](std::string_view t) { return contains(t, "<function_call>") && contains(t, "<|function_call_library|>"); },
+    .call_regex = [](const ToolRegex& tool) -> std::string {
+          return "<function_call> \\{" + tool.json_name() + ", ?\"arguments\": ?" + tool.json_args() + "\\}";
+        },
+    .envelope = {"", "\\n", "", true},
 };
 
 }  // namespace textedge::detail

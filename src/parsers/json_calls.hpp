@@ -32,7 +32,7 @@ class JsonCalls final : public ToolScanner {
   }
 
  private:
-  enum class St : unsigned char { pre, array_pre, array_next, json, array_after, close, object_close };
+  enum class St : unsigned char { other_marker, pre, array_pre, array_next, json, array_after, close, object_close };
   static std::vector<std::string> opens(const std::vector<JsonCallsMarker>& m) {
     std::vector<std::string> v;
     for (auto& x : m) v.emplace_back(x.open);
@@ -44,9 +44,21 @@ class JsonCalls final : public ToolScanner {
     st_ = m_->open == "[" ? St::array_pre : St::pre;
     in_array_ = m_->open == "[";
     close_ = 0;
+    opened_.assign(1, '[');
+    fresh_ = true;
   }
   Step step(unsigned char c) override {
     switch (st_) {
+      case St::other_marker:  // a bare "[" that goes on as a longer marker ("[TOOL_CALLS]")
+        opened_ += static_cast<char>(c);
+        for (auto& m : markers_)
+          if (m.open.size() > 1 && m.open.starts_with(opened_)) {
+            if (m.open.size() > opened_.size()) return Step::more;
+            m_ = &m;
+            st_ = St::pre;
+            return Step::more;
+          }
+        return Step::fail;
       case St::pre:
         if (json_ws(c) && m_->space) return Step::more;
         if (c == '[' && m_->array) {
@@ -59,7 +71,15 @@ class JsonCalls final : public ToolScanner {
         st_ = St::json;
         call_.reset();
         return step(c);
-      case St::array_pre:   // after "[": the first call
+      case St::array_pre: {  // after "[": the first call
+        bool fresh = fresh_;
+        fresh_ = false;
+        if (fresh && m_->open == "[" && c != '{' && !json_ws(c)) {
+          st_ = St::other_marker;
+          return step(c);
+        }
+        [[fallthrough]];
+      }
       case St::array_next:  // after ",": the next call
         if (json_ws(c)) return Step::more;
         if (c != '{') return Step::fail;  // "[]" makes no call: text as written
@@ -116,6 +136,8 @@ class JsonCalls final : public ToolScanner {
   St st_ = St::pre;
   bool in_array_ = false;
   std::size_t close_ = 0;
+  std::string opened_;  // a bare "[" and what follows it, while it may be a longer marker
+  bool fresh_ = false;  // right after the start marker
   WrapperCall call_;
 };
 

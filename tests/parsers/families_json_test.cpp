@@ -155,6 +155,19 @@ TEST(Granite4, HermesFormWithStringArguments) {
   expect_text("granite4", R"(<tool_call> {"name": "get_weather", "arguments": {"city": "Tokyo"}} </tool_cal> x)");
 }
 
+TEST(Granite20bFc, FunctionCall) {
+  expect_parse("granite_20b_fc", R"(<function_call> {"name": "get_weather", "arguments": {"city": "Tokyo"}})", {kTokyo}, "");
+  expect_parse("granite_20b_fc",
+               "Sure.\n<function_call> {\"name\": \"get_weather\", \"arguments\": {\"city\": \"Tokyo\"}}\n"
+               "<function_call> {\"name\": \"get_time\", \"arguments\": {\"tz\": \"Asia/Tokyo\"}}<function_call> "
+               "{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Tokyo\"}}",
+               {kTokyo, kTime, kTokyo}, "Sure.\n");
+  expect_text("granite_20b_fc", R"(<function_call> [{"name": "func", "arguments": {}}])");
+  expect_text("granite_20b_fc", R"(<function_call> {"name": 123})");
+  expect_text("granite_20b_fc", R"(<function_call> {"name": "func", "arguments": {)");
+  expect_parse("granite_20b_fc", R"({"name": "func", "arguments": {}})", {}, R"({"name": "func", "arguments": {}})");
+}
+
 // ---- phi4_mini ----
 
 TEST(Phi4Mini, Functools) {
@@ -218,6 +231,54 @@ TEST(ToolCallsArray, HunyuanReasoning) {
   EXPECT_EQ(m.content, "\n<answer></answer>");
 }
 
+// ---- xlam ----
+
+TEST(Xlam, ListsAndWrappers) {
+  expect_parse("xlam", R"([{"name": "get_weather", "arguments": {"city": "Tokyo"}}, {"name": "get_time", "arguments": {"tz": "Asia/Tokyo"}}])",
+               {kTokyo, kTime}, "");
+  expect_parse("xlam", "I'll help.\n```json\n[{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Tokyo\"}}]\n```", {kTokyo},
+               "I'll help.\n");
+  expect_parse("xlam", "```\n[{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Tokyo\"}}]\n``` ok", {kTokyo}, " ok");
+  expect_parse("xlam", R"(I'll check.[TOOL_CALLS][{"name": "get_weather", "arguments": {"city": "Tokyo"}}])", {kTokyo}, "I'll check.");
+  expect_parse("xlam", R"(Sure.<tool_call>[{"name": "get_weather", "arguments": {"city": "Tokyo"}}]</tool_call>)", {kTokyo}, "Sure.");
+  expect_parse("xlam", R"([{"name": "get_weather", "arguments": "{\"city\": \"Tokyo\"}"}])", {kTokyo}, "");
+  // A code block that holds no calls, and a list after text, are text.
+  expect_text("xlam", "```json\n[1, 2]\n```");
+  expect_text("xlam", "```python\nprint([1])\n```");
+  expect_text("xlam", R"(Here: [{"name": "get_weather", "arguments": {}}])");
+  // Reasoning first, then the list at the start of the answer.
+  auto m = check(R"(<think>I'll help you with that.</think>[{"name": "get_weather", "arguments": {"city": "Tokyo"}}])", opts("xlam", true, "think"));
+  EXPECT_EQ(m.reasoning_content, "I'll help you with that.");
+  expect_calls(m, {kTokyo}, "xlam after think");
+}
+
+// ---- olmo3 ----
+
+TEST(Olmo3, FunctionCallsBlock) {
+  expect_parse("olmo3", "<function_calls>\nget_weather(city='Tokyo')\nget_time(tz=\"Asia/Tokyo\")\n</function_calls>", {kTokyo, kTime}, "");
+  expect_parse("olmo3", "Let me see. <function_calls>get_weather(city='Tokyo')</function_calls> Done.", {kTokyo}, "Let me see.  Done.");
+  expect_parse("olmo3",
+               "<function_calls>register_user(name='John Doe', age=37, address={'city': 'San Francisco'}, role=None, "
+               "passed_test=True, aliases=('John', 'Johnny'))</function_calls>",
+               {{"register_user", R"({"name": "John Doe", "age": 37, "address": {"city": "San Francisco"}, "role": null, "passed_test": true, "aliases": ["John", "Johnny"]})"}},
+               "");
+  expect_parse("olmo3", "<function_calls>get_weather()</function_calls>", {{"get_weather", "{}"}}, "");
+  // Complete calls are kept when the block ends early or breaks later.
+  expect_parse("olmo3", "<function_calls>\nget_weather(city='Tokyo')\n", {kTokyo}, "");
+  {
+    auto m = check("<function_calls>get_weather(city='Tokyo')\nbad(x=b'z')</function_calls>", opts("olmo3", false));
+    expect_calls(m, {kTokyo}, "olmo3 second broken");
+    EXPECT_EQ(m.content, "\nbad(x=b'z')</function_calls>");
+    // Streamed, the broken call's header and first fragment went out: the rest is content.
+    m = check("<function_calls>get_weather(city='Tokyo')\nbad(x=b'z')</function_calls>", opts("olmo3", true));
+    ASSERT_EQ(m.tool_calls.size(), 2u);
+    EXPECT_EQ(m.tool_calls[1].name, "bad");
+  }
+  expect_text("olmo3", "<function_calls>foo(x=1])</function_calls>");
+  expect_text("olmo3", "<function_calls>get_weather('Tokyo')</function_calls>");
+  expect_parse("olmo3", "<function_calls>get_weather(city='Tokyo') x</function_calls>", {kTokyo}, " x</function_calls>");
+}
+
 // ---- detection ----
 
 TEST(DetectJsonFamilies, RealTemplates) {
@@ -230,8 +291,12 @@ TEST(DetectJsonFamilies, RealTemplates) {
   EXPECT_EQ(detect_format(read_template("llama-cpp-microsoft-Phi-4-mini-instruct.jinja")).format, "phi4_mini");
   EXPECT_EQ(detect_format(read_vllm_template("vllm__tool_chat_template_internlm2_tool.jinja")).format, "internlm2");
   EXPECT_EQ(detect_format(read_vllm_template("vllm__tool_chat_template_hunyuan_a13b.jinja")).format, "hunyuan");
-  // vLLM's older granite example (the corpus copy) asks for <function_call>: not Granite 3's form.
-  EXPECT_NE(detect_format(read_vllm_template("vllm__tool_chat_template_granite.jinja")).format, "granite");
+  // vLLM's older granite example (the corpus copy) asks for granite-20b-functioncalling's <function_call>.
+  EXPECT_EQ(detect_format(read_vllm_template("vllm__tool_chat_template_granite.jinja")).format, "granite_20b_fc");
+  EXPECT_EQ(detect_format(read_vllm_template("vllm__tool_chat_template_granite_20b_fc.jinja")).format, "granite_20b_fc");
+  EXPECT_EQ(detect_format(read_vllm_template("vllm__tool_chat_template_xlam_llama.jinja")).format, "xlam");
+  EXPECT_EQ(detect_format(read_vllm_template("vllm__tool_chat_template_xlam_qwen.jinja")).format, "xlam");
+  EXPECT_EQ(detect_format(read_vllm_template("vllm__tool_chat_template_olmo3.jinja")).format, "olmo3");
 }
 
 TEST(DetectJsonFamilies, Fragments) {
