@@ -2,7 +2,9 @@
 // tool_chat_template_internlm2_tool, which writes each past call so):
 //   <|action_start|><|plugin|>\n{"name": "f", "parameters": {...}}<|action_end|>
 // ("arguments" also names the arguments: the template writes it, vLLM reads both); several calls
-// in a row are read one after another (vLLM reads one per message).
+// in a row are read one after another (vLLM reads one per message). Whitespace may come between
+// the two tokens, as SGLang's InternlmDetector reads them ("<|action_start|> <|plugin|>", as text
+// decoded with spaces between special tokens has it).
 #include "parsers/family.hpp"
 #include "parsers/json_calls.hpp"
 
@@ -18,9 +20,9 @@ constexpr Family kInternLm2{
       return std::make_unique<JsonCalls>(
           em, o,
           std::vector<JsonCallsMarker>{
-              {.open = "<|action_start|><|plugin|>", .close = "<|action_end|>", .array = false, .object = true}});
+              {.open = "<|action_start|>", .tag = "<|plugin|>", .close = "<|action_end|>", .array = false, .object = true}});
     },
-    .markers = {"<|action_start|><|plugin|>", "<|action_start|>", "<|plugin|>", "<|action_end|>"},
+    .markers = {"<|action_start|>", "<|plugin|>", "<|action_end|>"},
     .detect = [](std::string_view t) { return contains(t, "<|action_start|>") && contains(t, "<|plugin|>"); },
     .call_regex = [](const ToolRegex& tool) -> std::string {
           return "<\\|action_start\\|><\\|plugin\\|>\\n\\{" + tool.json_name() + ", ?\"parameters\": ?" + tool.json_args() +

@@ -5,7 +5,9 @@
 //     then, optionally, whitespace and the marker's end tag (consumed when it follows);
 //   - one wrapper {...}, complete only at its end tag (or when the output ends right after the
 //     object, as for hermes).
-// A marker may open calls only before any content (a bare "[" at the start of the output).
+// A marker may open calls only before any content (a bare "[" at the start of the output), and
+// may need a second tag after it (InternLM's <|action_start|> then <|plugin|>, which a decoder
+// that puts spaces between special tokens writes "<|action_start|> <|plugin|>").
 #pragma once
 
 #include <string_view>
@@ -17,6 +19,7 @@ namespace textedge::detail {
 
 struct JsonCallsMarker {
   std::string_view open;          // the start marker ("[" itself: the array has begun)
+  std::string_view tag = {};      // a second tag after it, optionally after whitespace ("" none)
   std::string_view close = {};    // the end tag after the array or the object ("" none)
   bool array = true;              // [{...}, ...] may follow
   bool object = false;            // one {...} may follow
@@ -32,7 +35,7 @@ class JsonCalls final : public ToolScanner {
   }
 
  private:
-  enum class St : unsigned char { other_marker, pre, array_pre, array_next, json, array_after, close, object_close };
+  enum class St : unsigned char { other_marker, tag, pre, array_pre, array_next, json, array_after, close, object_close };
   static std::vector<std::string> opens(const std::vector<JsonCallsMarker>& m) {
     std::vector<std::string> v;
     for (auto& x : m) v.emplace_back(x.open);
@@ -41,7 +44,7 @@ class JsonCalls final : public ToolScanner {
   bool marker_allowed(std::uint32_t marker) const override { return !markers_[marker].at_start_only || !content_started(); }
   void begin(std::uint32_t marker) override {
     m_ = &markers_[marker];
-    st_ = m_->open == "[" ? St::array_pre : St::pre;
+    st_ = m_->open == "[" ? St::array_pre : m_->tag.empty() ? St::pre : St::tag;
     in_array_ = m_->open == "[";
     close_ = 0;
     opened_.assign(1, '[');
@@ -59,6 +62,13 @@ class JsonCalls final : public ToolScanner {
             return Step::more;
           }
         return Step::fail;
+      case St::tag:  // close_ counts the tag's bytes read
+        if (close_ == 0 && json_ws(c)) return Step::more;
+        if (c != static_cast<unsigned char>(m_->tag[close_])) return Step::fail;
+        if (++close_ < m_->tag.size()) return Step::more;
+        close_ = 0;
+        st_ = St::pre;
+        return Step::more;
       case St::pre:
         if (json_ws(c) && m_->space) return Step::more;
         if (c == '[' && m_->array) {

@@ -193,6 +193,10 @@ TEST(InternLm2, ActionPlugin) {
                "Let me check. <|action_start|><|plugin|>\n{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Tokyo\"}}<|action_end|>"
                "<|action_start|><|plugin|>\n{\"name\": \"get_time\", \"parameters\": {\"tz\": \"Asia/Tokyo\"}}<|action_end|>",
                {kTokyo, kTime}, "Let me check. ");
+  // SGLang's form: text decoded with a space between the two special tokens.
+  expect_parse("internlm2", "I'll look that up. <|action_start|> <|plugin|>\n{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Tokyo\"}}<|action_end|>",
+               {kTokyo}, "I'll look that up. ");
+  expect_text("internlm2", "<|action_start|> x <|plugin|>{}");
   expect_text("internlm2", "<|action_start|><|plugin|>not json<|action_end|>");
   expect_text("internlm2", R"(<|action_start|><|plugin|>{"name": "func", "parameters": "not a dict"}<|action_end|>)");
   expect_text("internlm2", R"(<|action_start|>{"name": "func"})");
@@ -287,6 +291,8 @@ TEST(DetectJsonFamilies, RealTemplates) {
   EXPECT_EQ(g33.format, "granite");
   EXPECT_EQ(g33.reasoning, "think");
   EXPECT_EQ(detect_format(read_template("vllm__tool_chat_template_granite.jinja")).format, "granite");
+  // Granite 4.0's template (llama.cpp's models/templates copy): Granite's roles, hermes' <tool_call>.
+  EXPECT_EQ(detect_format(read_template("ibm-granite-granite-4.0.jinja")).format, "granite4");
   EXPECT_EQ(detect_format(read_vllm_template("vllm__tool_chat_template_phi4_mini.jinja")).format, "phi4_mini");
   EXPECT_EQ(detect_format(read_template("llama-cpp-microsoft-Phi-4-mini-instruct.jinja")).format, "phi4_mini");
   EXPECT_EQ(detect_format(read_vllm_template("vllm__tool_chat_template_internlm2_tool.jinja")).format, "internlm2");
@@ -300,12 +306,7 @@ TEST(DetectJsonFamilies, RealTemplates) {
 }
 
 TEST(DetectJsonFamilies, Fragments) {
-  // Granite 4.0's template: Granite's roles with hermes' instructions (an excerpt of its system prompt).
-  EXPECT_EQ(detect_format("<|start_of_role|>system<|end_of_role|>... return a json object with function name and arguments "
-                          "within <tool_call></tool_call> XML tags:\n<tool_call>\n{\"name\": <function-name>, \"arguments\": "
-                          "<args-json-object>}\n</tool_call><|end_of_text|>")
-                .format,
-            "granite4");
+  // Jamba: no template at hand; its turn tokens with <tool_calls>.
   EXPECT_EQ(detect_format("{{- '<|bom|><|system|>' }}{{ '<tool_calls>' + tool_calls | tojson + '</tool_calls>' }}<|eom|>").format, "jamba");
   // Hermes' own templates stay hermes.
   EXPECT_EQ(detect_format("<|im_start|>assistant\n<tool_call>\n{}\n</tool_call>").format, "hermes");
