@@ -192,6 +192,10 @@ WrapperCall::R WrapperCall::step(unsigned char c, ToolScanner& s) {
       return R::more;
     }
     if (key == "arguments" || key == "parameters") {
+      if (c == '"' && string_args_ && !have_args_) {
+        region_ = Region::args_string;
+        return R::more;
+      }
       if (c != '{' || have_args_) return R::error;
       region_ = Region::args;
       s.add_args(std::string_view(reinterpret_cast<const char*>(&c), 1));
@@ -208,6 +212,26 @@ WrapperCall::R WrapperCall::step(unsigned char c, ToolScanner& s) {
       region_ = Region::none;
       have_name_ = true;
       s.set_name(json_unescape(name_raw_), json_unescape(id_raw_));
+    }
+  } else if (region_ == Region::args_string) {
+    if (p_.in_string()) {
+      args_raw_ += static_cast<char>(c);
+    } else {  // the string ended: it must hold one JSON object
+      region_ = Region::none;
+      std::string args = json_unescape(args_raw_);
+      args_raw_.clear();
+      JsonScan inner;
+      bool done = false;
+      for (unsigned char b : args) {
+        JsonScan::R ir = inner.step(b);
+        if (ir == JsonScan::R::error) return R::error;
+        done |= ir == JsonScan::R::done;
+      }
+      if (!done) return R::error;
+      args.erase(args.find_last_not_of(" \t\r\n") + 1);  // the object alone, as written
+      args.erase(0, args.find('{'));
+      s.add_args(args);
+      have_args_ = true;
     }
   } else if (region_ == Region::args) {
     s.add_args(std::string_view(reinterpret_cast<const char*>(&c), 1));
@@ -346,6 +370,9 @@ void ToolScanner::byte(unsigned char c) {
     }
     raw_.clear();
   } else if (s == Step::fail) {
+    // The byte that broke the session is not part of it, even when the step that read it
+    // released earlier held bytes (a number ended by it) and so committed up to it.
+    if (committed_ == raw_.size()) --committed_;
     resolve();
   }
 }
@@ -447,6 +474,7 @@ void ToolScanner::late_id(std::string id) {
 }
 
 void ToolScanner::add_args(std::string_view s) {
+  if (s.empty()) return;  // nothing released: the bytes read so far stay uncommitted
   if (partial_ && header_sent_) {
     em_.args(index_, s);
     commit();

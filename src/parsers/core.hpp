@@ -55,18 +55,26 @@ class JsonScan {
 class ToolScanner;
 
 // {"name": "f", "arguments"|"parameters": {...}} as written by hermes, llama3_json, mistral.
+// With allow_string_args(), the arguments may also be a JSON string holding the object
+// ("arguments": "{\"a\": 1}", as Granite 4 writes them and vLLM's granite4 parser passes on):
+// held to the string's end, then the object it holds is the arguments.
 class WrapperCall {
  public:
   enum class R { more, done, error };
-  void reset() { *this = WrapperCall(); }
+  void reset() {
+    bool string_args = string_args_;
+    *this = WrapperCall();
+    string_args_ = string_args;
+  }
+  void allow_string_args() { string_args_ = true; }
   R step(unsigned char c, ToolScanner& s);
 
  private:
-  enum class Region : unsigned char { none, name, args, id };
+  enum class Region : unsigned char { none, name, args, id, args_string };
   JsonScan p_;
   Region region_ = Region::none;
-  bool have_name_ = false, have_args_ = false;
-  std::string name_raw_, id_raw_;
+  bool have_name_ = false, have_args_ = false, string_args_ = false;
+  std::string name_raw_, id_raw_, args_raw_;
 };
 
 std::string json_unescape(std::string_view raw);

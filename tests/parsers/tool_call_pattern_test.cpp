@@ -65,9 +65,14 @@ std::string raw(const std::string& v) { return v.size() >= 2 && v[0] == '"' ? v.
 // One call as the model writes it (the calls of one format, joined: the parallel form).
 std::string render_call(const std::string& format, const std::string& name, const Args& args, int index = 0) {
   std::string obj = json_object(args);
-  if (format == "hermes") return "<tool_call>\n{\"name\": \"" + name + "\", \"arguments\": " + obj + "}\n</tool_call>";
+  if (format == "hermes" || format == "granite4") return "<tool_call>\n{\"name\": \"" + name + "\", \"arguments\": " + obj + "}\n</tool_call>";
+  if (format == "granite_20b_fc") return "<function_call> {\"name\": \"" + name + "\", \"arguments\": " + obj + "}";
+  if (format == "internlm2")
+    return "<|action_start|><|plugin|>\n{\"name\": \"" + name + "\", \"parameters\": " + obj + "}<|action_end|>";
   if (format == "llama3_json") return "{\"name\": \"" + name + "\", \"parameters\": " + obj + "}";
-  if (format == "mistral") return "{\"name\": \"" + name + "\", \"arguments\": " + obj + "}";
+  if (format == "mistral" || format == "granite" || format == "phi4_mini" || format == "hunyuan" || format == "jamba" ||
+      format == "xlam")
+    return "{\"name\": \"" + name + "\", \"arguments\": " + obj + "}";
   if (format == "deepseek_v3")
     return "<｜tool▁call▁begin｜>function<｜tool▁sep｜>" + name + "\n```json\n" + obj + "\n```<｜tool▁call▁end｜>";
   if (format == "deepseek_v31") return "<｜tool▁call▁begin｜>" + name + "<｜tool▁sep｜>" + obj + "<｜tool▁call▁end｜>";
@@ -86,7 +91,7 @@ std::string render_call(const std::string& format, const std::string& name, cons
     for (auto& [k, v] : args) out += "<arg_key>" + k + "</arg_key>\n<arg_value>" + raw(v) + "</arg_value>\n";
     return out + "</tool_call>";
   }
-  if (format == "pythonic") {
+  if (format == "pythonic" || format == "olmo3") {
     std::string out = name + "(";
     for (auto& [k, v] : args) out += (out.back() == '(' ? "" : ", ") + k + "=" + (v == "true" ? "True" : v == "false" ? "False" : v);
     return out + ")";
@@ -97,12 +102,18 @@ std::string render_call(const std::string& format, const std::string& name, cons
 
 std::string render(const std::string& format, const std::vector<std::pair<std::string, Args>>& calls) {
   std::string out;
-  const char* sep = format == "llama3_json" ? "; " : (format == "mistral" || format == "pythonic") ? ", "
-                    : (format == "deepseek_v31" || format == "kimi_k2") ? "" : "\n";
+  const char* sep = format == "llama3_json" ? "; " : (format == "mistral" || format == "pythonic" || format == "granite" || format == "phi4_mini" ||
+                                                      format == "hunyuan" || format == "jamba" || format == "xlam") ? ", "
+                    : (format == "deepseek_v31" || format == "kimi_k2" || format == "internlm2") ? "" : "\n";
   for (std::size_t i = 0; i < calls.size(); ++i)
     out += (i ? sep : "") + render_call(format, calls[i].first, calls[i].second, static_cast<int>(i));
   if (format == "mistral") return "[TOOL_CALLS][" + out + "]";
   if (format == "pythonic") return "[" + out + "]";
+  if (format == "granite") return "<|tool_call|>[" + out + "]";
+  if (format == "phi4_mini") return "functools[" + out + "]";
+  if (format == "xlam") return "[" + out + "]";
+  if (format == "olmo3") return "<function_calls>\n" + out + "\n</function_calls>";
+  if (format == "hunyuan" || format == "jamba") return "<tool_calls>[" + out + "]</tool_calls>";
   if (format == "deepseek_v3" || format == "deepseek_v31") return "<｜tool▁calls▁begin｜>" + out + "<｜tool▁calls▁end｜>";
   if (format == "kimi_k2") return "<|tool_calls_section_begin|>" + out + "<|tool_calls_section_end|>";
   return out;
