@@ -71,6 +71,12 @@ void bind_chat(py::module_& m) {
           py::arg("add_generation_prompt") = false, py::arg("continue_final_message") = false, py::arg("tokenize") = false,
           "Renders messages (a list of dicts, or their JSON text) into the prompt, or its ids with tokenize=True. "
           "Other keyword arguments are template variables (e.g. enable_thinking=False), as in transformers.")
+      .def_property_readonly(
+          "special_tokens", [](const Chat& c) { return c.chat.special_tokens().tokens; },
+          "The special tokens the template sees (bos_token, eos_token, ... from tokenizer_config.json).")
+      .def_property_readonly(
+          "additional_special_tokens", [](const Chat& c) { return c.chat.special_tokens().additional_special_tokens; },
+          "tokenizer_config.json's additional_special_tokens.")
       .def_property_readonly("source", [](const Chat& c) { return c.chat.source(); }, "The template's source.")
       .def_property_readonly("extra_variables", [](const Chat& c) { return c.chat.extra_variables(); },
                              "Top-level variables the template reads that apply_chat_template never sets.");

@@ -113,8 +113,7 @@ struct Batch {
 }  // namespace
 
 void bind_streaming(py::module_& m) {
-  py::module_ decoders = m.def_submodule("decoders", "Streaming decoders with tokenizers' signatures.");
-  py::class_<DecodeStream>(decoders, "DecodeStream",
+  py::class_<DecodeStream>(m, "DecodeStream",
                            "tokenizers.decoders.DecodeStream: step(tokenizer, id) returns the new text, or None while a "
                            "character is incomplete. `ids` primes it with the prompt.")
       .def(py::init<std::optional<py::object>, bool>(), py::arg("ids") = py::none(), py::arg("skip_special_tokens") = false)

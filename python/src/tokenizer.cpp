@@ -153,6 +153,17 @@ void bind_tokenizer(py::module_& m) {
           },
           "Id -> AddedToken for every added token.")
       .def("is_special", &Tokenizer::is_special, py::arg("id"), "Whether an id is a special token.")
+      .def_property_readonly(
+          "special_tokens_map",
+          [](const Tokenizer& t) {
+            TokenizerInfo info = t.info();
+            py::dict out;
+            for (auto [key, value] : {std::pair{"bos_token", &info.bos_token}, {"eos_token", &info.eos_token},
+                                      {"unk_token", &info.unk_token}, {"pad_token", &info.pad_token}})
+              if (*value) out[key] = **value;
+            return out;
+          },
+          "bos_token, eos_token, unk_token and pad_token from tokenizer_config.json (those it sets).")
       .def("__repr__", [](const Tokenizer& t) {
         return "Tokenizer(vocab_size=" + std::to_string(t.vocab_size()) + ", model=" + t.info().model_type + ")";
       });

@@ -5,7 +5,7 @@ Tokenizer (Hugging Face tokenizers' API, id-exact), streaming detokenization wit
 (transformers' apply_chat_template) and output parsing (reasoning, tool calls).
 """
 
-from . import _core
+from . import _core, compat, decoders
 from ._core import (
     AddedToken,
     ChatTemplate,
@@ -20,7 +20,6 @@ from ._core import (
     TextStream,
     Tokenizer,
     __version__,
-    decoders,
     detect_format,
     list_formats,
     list_reasoning_formats,
@@ -42,6 +41,7 @@ __all__ = [
     "TextStream",
     "Tokenizer",
     "__version__",
+    "compat",
     "decoders",
     "detect_format",
     "list_formats",
