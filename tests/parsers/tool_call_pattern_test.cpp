@@ -45,10 +45,11 @@ const std::string kTools = R"([
      "required": ["to", "body"], "additionalProperties": false}}}
 ])";
 
-// Every tool call family (a new one needs its rendering in render_call).
+// Every tool call family with a forced-call syntax (a new one needs its rendering in render_call).
 const std::vector<std::string> kFormats = [] {
-  std::vector<std::string> v = textedge::list_formats();
-  v.erase(v.begin());  // "none"
+  std::vector<std::string> v;  // the families tool_call_pattern can force
+  for (auto& f : textedge::format_infos())
+    if (f.forced) v.push_back(f.name);
   return v;
 }();
 

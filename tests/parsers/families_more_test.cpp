@@ -1,0 +1,182 @@
+// Tool call families of the "more" group: gemma4 (and the others added with it). Whole and
+// streamed parses (every split must give what one feed gives), values, broken and cut-off calls,
+// content around calls, and detection from the models' real chat templates.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <fstream>
+#include <random>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "support/parse_stream.hpp"
+#include "support/test_paths.hpp"
+#include "textedge/output_parser.hpp"
+
+using namespace textedge;
+
+namespace {
+
+OutputParserOptions opts(std::string format, bool partial = true) {
+  OutputParserOptions o;
+  o.format = std::move(format);
+  o.partial_calls = partial;
+  o.id_seed = 42;
+  return o;
+}
+
+// The whole message, after checking that 1-byte and random splits give the same.
+ParsedMessage check(std::string_view text, const OutputParserOptions& o) {
+  ParsedMessage whole = streamed(text, o, {});
+  std::vector<std::size_t> bytes;
+  for (std::size_t i = 1; i < text.size(); ++i) bytes.push_back(i);
+  EXPECT_TRUE(same_message(streamed(text, o, bytes), whole)) << "1-byte splits: " << text;
+  std::mt19937 rng(11);
+  for (int round = 0; round < 50; ++round) {
+    std::vector<std::size_t> cuts;
+    for (std::size_t i = 1; i < text.size(); ++i)
+      if (rng() % 5 == 0) cuts.push_back(i);
+    EXPECT_TRUE(same_message(streamed(text, o, cuts), whole)) << "random split " << round << ": " << text;
+  }
+  return whole;
+}
+
+// Both call modes and parse_output agree (for texts whose calls all complete).
+ParsedMessage check_all(std::string_view text, const std::string& format) {
+  ParsedMessage a = check(text, opts(format, true));
+  ParsedMessage b = check(text, opts(format, false));
+  EXPECT_TRUE(same_message(a, b)) << text;
+  EXPECT_TRUE(same_message(a, parse_output(text, opts(format)))) << text;
+  return a;
+}
+
+std::string read_template(const std::string& name) {
+  std::ifstream in("/work/shared/chat-templates/" + name);
+  if (!in) in.open(std::string(TEXTEDGE_SOURCE_DIR) + "/tests/data/chat_templates/" + name);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+// The arguments streamed for call `index`, fragment by fragment, fed one byte at a time.
+std::vector<std::string> fragments(std::string_view text, const OutputParserOptions& o, int index = 0) {
+  OutputParser p(o);
+  std::vector<std::string> out;
+  auto take = [&](const std::vector<ChatDelta>& deltas) {
+    for (auto& d : deltas)
+      if (d.kind == ChatDelta::Kind::tool_call && d.index == index && !d.text.empty()) out.push_back(d.text);
+  };
+  for (char c : text) {
+    std::vector<ChatDelta> deltas;  // one feed's deltas (a vector merges consecutive pieces)
+    p.feed(std::string_view(&c, 1), deltas);
+    take(deltas);
+  }
+  std::vector<ChatDelta> deltas;
+  p.finish(deltas);
+  take(deltas);
+  return out;
+}
+
+}  // namespace
+
+// ---- gemma4 ----
+
+TEST(Gemma4, TwoCallsWithContentBefore) {
+  auto m = check_all(
+      "Let me check. <|tool_call>call:get_weather{city:<|\"|>Paris, \"France\"<|\"|>,days:3}<tool_call|>"
+      "<|tool_call>call:get_time{tz:<|\"|>Asia/Tokyo<|\"|>}<tool_call|>",
+      "gemma4");
+  EXPECT_EQ(m.content, "Let me check. ");
+  ASSERT_EQ(m.tool_calls.size(), 2u);
+  EXPECT_EQ(m.tool_calls[0].name, "get_weather");
+  EXPECT_EQ(m.tool_calls[0].arguments, R"({"city": "Paris, \"France\"", "days": 3})");
+  EXPECT_EQ(m.tool_calls[1].name, "get_time");
+  EXPECT_EQ(m.tool_calls[1].arguments, R"({"tz": "Asia/Tokyo"})");
+  EXPECT_EQ(m.finish_reason, "tool_calls");
+}
+
+TEST(Gemma4, Values) {
+  auto m = check_all(
+      "<|tool_call>call:f{s:<|\"|>a < b <| \"|> c\\n\n日本<|\"|>,i:-42,x:3.5e-2,t:true,f:false,n:null,none:None,"
+      "word:hello world,o:{inner:<|\"|>v<|\"|>,<|\"|>3<|\"|>:{deep:[1,[2,3],{}]}},a:[<|\"|>x<|\"|>,true,{k:1}],e:[],eo:{}}"
+      "<tool_call|>",
+      "gemma4");
+  ASSERT_EQ(m.tool_calls.size(), 1u);
+  EXPECT_EQ(m.tool_calls[0].arguments,
+            R"({"s": "a < b <| \"|> c\\n\n日本", "i": -42, "x": 3.5e-2, "t": true, "f": false, "n": null, "none": null, )"
+            R"("word": "hello world", "o": {"inner": "v", "3": {"deep": [1, [2, 3], {}]}}, "a": ["x", true, {"k": 1}], "e": [], "eo": {}})");
+  // Whitespace around keys and values, a trailing comma, and values that are not JSON numbers.
+  m = check_all("<|tool_call>call:f{ a : 1 , b : <|\"|> x <|\"|> , c: 007, d: 1., e: +1,}<tool_call|>", "gemma4");
+  ASSERT_EQ(m.tool_calls.size(), 1u);
+  EXPECT_EQ(m.tool_calls[0].arguments, R"({"a": 1, "b": " x ", "c": "007", "d": "1.", "e": "+1"})");
+  m = check_all("<|tool_call>call:get_status{}<tool_call|>", "gemma4");
+  ASSERT_EQ(m.tool_calls.size(), 1u);
+  EXPECT_EQ(m.tool_calls[0].arguments, "{}");
+  m = check_all("<|tool_call>call:weather.get-now{}<tool_call|>", "gemma4");
+  ASSERT_EQ(m.tool_calls.size(), 1u);
+  EXPECT_EQ(m.tool_calls[0].name, "weather.get-now");
+}
+
+TEST(Gemma4, StringsStreamAsWrittenAndBareValuesAtTheirEnd) {
+  std::string text = "<|tool_call>call:f{path:<|\"|>a<b<|\"|>,n:12,flag:true}<tool_call|>";
+  auto frags = fragments(text, opts("gemma4"));
+  std::string all;
+  for (auto& f : frags) all += f;
+  EXPECT_EQ(all, R"({"path": "a<b", "n": 12, "flag": true})");
+  // "a" goes out before its string ends; "<" is held until "b" shows it is not the delimiter.
+  ASSERT_GE(frags.size(), 6u);
+  EXPECT_EQ(frags[0], "{");
+  EXPECT_NE(std::find(frags.begin(), frags.end(), "a"), frags.end());
+  EXPECT_NE(std::find(frags.begin(), frags.end(), "12"), frags.end());  // a number at once, at its end
+  for (auto& f : frags) EXPECT_EQ(f.find("<|"), std::string::npos) << f;
+}
+
+TEST(Gemma4, BrokenAndCutOffCalls) {
+  // Cut off inside a string: a whole message gives it back as written; a stream keeps what it sent.
+  std::string cut = "Hi <|tool_call>call:get_weather{location:<|\"|>London";
+  auto whole = parse_output(cut, opts("gemma4"));
+  EXPECT_EQ(whole.content, cut);
+  EXPECT_TRUE(whole.tool_calls.empty());
+  EXPECT_EQ(whole.finish_reason, "stop");
+  auto held = check(cut, opts("gemma4", false));
+  EXPECT_EQ(held.content, cut);
+  EXPECT_TRUE(held.tool_calls.empty());
+  auto partial = check(cut, opts("gemma4", true));
+  ASSERT_EQ(partial.tool_calls.size(), 1u);
+  EXPECT_EQ(partial.tool_calls[0].arguments, R"({"location": "London)");
+  // Malformed: no value, a bad close, a missing "call:", a name with a space; then a good call is read.
+  for (std::string bad : {"<|tool_call>call:f{a:}<tool_call|>", "<|tool_call>call:f{a:1]<tool_call|>",
+                          "<|tool_call>f{a:1}<tool_call|>", "<|tool_call>call:f g{a:1}<tool_call|>",
+                          "<|tool_call>call:f{a:1}}<tool_call|>", "<|tool_call>call:f{a:1} x<tool_call|>"}) {
+    std::string text = bad + " <|tool_call>call:g{b:2}<tool_call|>";
+    auto m = parse_output(text, opts("gemma4"));
+    EXPECT_EQ(m.content, bad + " ") << bad;
+    ASSERT_EQ(m.tool_calls.size(), 1u) << bad;
+    EXPECT_EQ(m.tool_calls[0].name, "g");
+    check(text, opts("gemma4", false));
+    check(text, opts("gemma4", true));
+  }
+  // Arguments complete when the output ends: a call without its <tool_call|>.
+  auto m = check_all("<|tool_call>call:f{a:1}", "gemma4");
+  ASSERT_EQ(m.tool_calls.size(), 1u);
+  EXPECT_EQ(m.tool_calls[0].arguments, R"({"a": 1})");
+}
+
+TEST(Gemma4, TextAroundCalls) {
+  auto m = check_all("<|tool_call>call:f{a:1}<tool_call|>\n\nDone: <div> & <|tool_call", "gemma4");
+  EXPECT_EQ(m.content, "\n\nDone: <div> & <|tool_call");
+  ASSERT_EQ(m.tool_calls.size(), 1u);
+  m = check_all("<|tool_call>call:f{a:1}<tool_call|>\n<|tool_call>call:g{}<tool_call|>\n", "gemma4");
+  EXPECT_EQ(m.content, "");
+  EXPECT_EQ(m.tool_calls.size(), 2u);
+}
+
+TEST(Gemma4, Detect) {
+  auto d = detect_format(read_template("vllm__tool_chat_template_gemma4.jinja"));
+  EXPECT_EQ(d.format, "gemma4");
+  // Gemma 3's templates write pythonic calls or none.
+  EXPECT_NE(detect_format(read_template("chujiezheng__gemma-it.jinja")).format, "gemma4");
+  auto markers = parser_markers(opts("gemma4"));
+  EXPECT_NE(std::find(markers.begin(), markers.end(), "<|\"|>"), markers.end());
+}
