@@ -19,6 +19,7 @@ bool digit(unsigned char c);
 bool octal_digit(unsigned char c);
 bool hex_digit(unsigned char c);
 int hex_value(unsigned char c);
+bool identifier(std::string_view s);  // one ASCII identifier
 bool python_keyword(std::string_view word);  // reserved words: no function or keyword argument is named so
 // A Python number token (its sign read before it) as a JSON number of the same value; false when
 // Python would not read it, or reads a complex number.

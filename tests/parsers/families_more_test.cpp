@@ -1,4 +1,4 @@
-// Tool call families of the "more" group: gemma4 (and the others added with it). Whole and
+// Tool call families of the "more" group: gemma4, lfm2 (and the others added with it). Whole and
 // streamed parses (every split must give what one feed gives), values, broken and cut-off calls,
 // content around calls, and detection from the models' real chat templates.
 #include <gtest/gtest.h>
@@ -52,8 +52,10 @@ ParsedMessage check_all(std::string_view text, const std::string& format) {
 }
 
 std::string read_template(const std::string& name) {
-  std::ifstream in("/work/shared/chat-templates/" + name);
+  // tests/data/parsers/templates (see its SOURCES.md), else the rendering corpus.
+  std::ifstream in(std::string(TEXTEDGE_SOURCE_DIR) + "/tests/data/parsers/templates/" + name);
   if (!in) in.open(std::string(TEXTEDGE_SOURCE_DIR) + "/tests/data/chat_templates/" + name);
+  EXPECT_TRUE(in.good()) << name;
   std::stringstream s;
   s << in.rdbuf();
   return s.str();
@@ -179,4 +181,82 @@ TEST(Gemma4, Detect) {
   EXPECT_NE(detect_format(read_template("chujiezheng__gemma-it.jinja")).format, "gemma4");
   auto markers = parser_markers(opts("gemma4"));
   EXPECT_NE(std::find(markers.begin(), markers.end(), "<|\"|>"), markers.end());
+}
+
+// ---- lfm2 ----
+
+TEST(Lfm2, PythonicCallsWithContentAround) {
+  auto m = check_all(
+      "Let me check. <|tool_call_start|>[get_weather(city='Paris', days=3), get_time(tz=\"Asia/Tokyo\")]<|tool_call_end|>"
+      "\nChecking the weather.",
+      "lfm2");
+  EXPECT_EQ(m.content, "Let me check. \nChecking the weather.");
+  ASSERT_EQ(m.tool_calls.size(), 2u);
+  EXPECT_EQ(m.tool_calls[0].name, "get_weather");
+  EXPECT_EQ(m.tool_calls[0].arguments, R"({"city": "Paris", "days": 3})");
+  EXPECT_EQ(m.tool_calls[1].arguments, R"({"tz": "Asia/Tokyo"})");
+  m = check_all("<|tool_call_start|> [ grocery.order(items=[{'name': 'apple', 'n': 2}], rush=True, note=None) ] <|tool_call_end|>",
+                "lfm2");
+  ASSERT_EQ(m.tool_calls.size(), 1u);
+  EXPECT_EQ(m.tool_calls[0].name, "grocery.order");
+  EXPECT_EQ(m.tool_calls[0].arguments, R"({"items": [{"name": "apple", "n": 2}], "rush": true, "note": null})");
+  EXPECT_EQ(m.content, "");
+}
+
+TEST(Lfm2, JsonCallsOfLfm2sTemplate) {
+  std::string text =
+      "<|tool_call_start|>[{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\", \"days\": 3}, \"id\": \"call_1\"}, "
+      "{\"name\": \"get_time\", \"arguments\": {\"tz\": \"Asia/Tokyo\"}}]<|tool_call_end|>Checking.";
+  // The "id" after the arguments names a held call (a streamed call's header went out before it).
+  auto held = check(text, opts("lfm2", false));
+  ASSERT_EQ(held.tool_calls.size(), 2u);
+  EXPECT_EQ(held.tool_calls[0].id, "call_1");
+  auto m = check(text, opts("lfm2", true));
+  EXPECT_EQ(m.content, "Checking.");
+  ASSERT_EQ(m.tool_calls.size(), 2u);
+  EXPECT_EQ(m.tool_calls[0].arguments, R"({"city": "Paris", "days": 3})");
+  EXPECT_EQ(m.tool_calls[1].name, "get_time");
+  // Both forms in one list.
+  m = check_all("<|tool_call_start|>[f(a=1), {\"name\": \"g\", \"arguments\": {}}]<|tool_call_end|>", "lfm2");
+  ASSERT_EQ(m.tool_calls.size(), 2u);
+}
+
+TEST(Lfm2, BrokenAndCutOffCalls) {
+  // A call that breaks after a complete one: the complete one is kept, the rest is content.
+  std::string text = "<|tool_call_start|>[f(a=1), bad(x=b'z')]<|tool_call_end|>";
+  for (bool partial : {true, false}) {
+    auto m = check(text, opts("lfm2", partial));
+    // Streamed, the second call's header and `{"x": ` went out before the bytes literal broke it.
+    ASSERT_EQ(m.tool_calls.size(), partial ? 2u : 1u);
+    EXPECT_EQ(m.tool_calls[0].arguments, R"({"a": 1})");
+    EXPECT_EQ(m.content, partial ? "'z')]<|tool_call_end|>" : ", bad(x=b'z')]<|tool_call_end|>");
+  }
+  EXPECT_TRUE(same_message(parse_output(text, opts("lfm2")), check(text, opts("lfm2", false))));
+  // Cut off inside the first call: content as written (whole, held), or the arguments sent (partial).
+  std::string cut = "<|tool_call_start|>[f(a='abc";
+  EXPECT_EQ(parse_output(cut, opts("lfm2")).content, cut);
+  EXPECT_EQ(check(cut, opts("lfm2", false)).content, cut);
+  auto partial = check(cut, opts("lfm2", true));
+  ASSERT_EQ(partial.tool_calls.size(), 1u);
+  EXPECT_EQ(partial.tool_calls[0].arguments, R"({"a": "abc)");
+  // An empty list, and positional arguments, are not calls.
+  for (std::string bad : {"<|tool_call_start|>[]<|tool_call_end|>", "<|tool_call_start|>[f(1)]<|tool_call_end|>"}) {
+    auto m = check_all(bad, "lfm2");
+    EXPECT_EQ(m.content, bad);
+    EXPECT_TRUE(m.tool_calls.empty());
+  }
+  // The list closed when the output ends: complete without <|tool_call_end|>.
+  auto m = check_all("<|tool_call_start|>[f(a=1)]", "lfm2");
+  ASSERT_EQ(m.tool_calls.size(), 1u);
+  EXPECT_EQ(m.content, "");
+  // Text between "]" and the end tag: the calls stay, the rest is content.
+  m = check_all("<|tool_call_start|>[f(a=1)] oops", "lfm2");
+  ASSERT_EQ(m.tool_calls.size(), 1u);
+  EXPECT_EQ(m.content, " oops");
+}
+
+TEST(Lfm2, Detect) {
+  EXPECT_EQ(detect_format(read_template("llama.cpp__LFM2.5-8B-A1B.jinja")).format, "lfm2");
+  EXPECT_EQ(detect_format(read_template("llama.cpp__LFM2.5-8B-A1B.jinja")).reasoning, "think");
+  EXPECT_EQ(detect_format(read_template("llama.cpp__llama-cpp-lfm2.jinja")).format, "lfm2");
 }

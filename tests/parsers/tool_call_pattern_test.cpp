@@ -87,7 +87,7 @@ std::string render_call(const std::string& format, const std::string& name, cons
     for (auto& [k, v] : args) out += "<arg_key>" + k + "</arg_key>\n<arg_value>" + raw(v) + "</arg_value>\n";
     return out + "</tool_call>";
   }
-  if (format == "pythonic") {
+  if (format == "pythonic" || format == "lfm2") {
     std::string out = name + "(";
     for (auto& [k, v] : args) out += (out.back() == '(' ? "" : ", ") + k + "=" + (v == "true" ? "True" : v == "false" ? "False" : v);
     return out + ")";
@@ -98,12 +98,13 @@ std::string render_call(const std::string& format, const std::string& name, cons
 
 std::string render(const std::string& format, const std::vector<std::pair<std::string, Args>>& calls) {
   std::string out;
-  const char* sep = format == "llama3_json" ? "; " : (format == "mistral" || format == "pythonic") ? ", "
+  const char* sep = format == "llama3_json" ? "; " : (format == "mistral" || format == "pythonic" || format == "lfm2") ? ", "
                     : (format == "deepseek_v31" || format == "kimi_k2") ? "" : "\n";
   for (std::size_t i = 0; i < calls.size(); ++i)
     out += (i ? sep : "") + render_call(format, calls[i].first, calls[i].second, static_cast<int>(i));
   if (format == "mistral") return "[TOOL_CALLS][" + out + "]";
   if (format == "pythonic") return "[" + out + "]";
+  if (format == "lfm2") return "<|tool_call_start|>[" + out + "]<|tool_call_end|>";
   if (format == "deepseek_v3" || format == "deepseek_v31") return "<｜tool▁calls▁begin｜>" + out + "<｜tool▁calls▁end｜>";
   if (format == "kimi_k2") return "<|tool_calls_section_begin|>" + out + "<|tool_calls_section_end|>";
   return out;
