@@ -54,15 +54,22 @@ class JsonScan {
 
 class ToolScanner;
 
-// {"name": "f", "arguments"|"parameters": {...}} as written by hermes, llama3_json, mistral.
+// {"name": "f", "arguments"|"parameters": {...}} as written by hermes, llama3_json, mistral
+// (other spellings of the name and id keys, e.g. Cohere's "tool_name", through Keys).
 class WrapperCall {
  public:
   enum class R { more, done, error };
-  void reset() { *this = WrapperCall(); }
+  struct Keys {
+    std::string_view name = "name", id = "id";  // id "": the object carries no call id
+  };
+  WrapperCall() = default;
+  explicit WrapperCall(Keys keys) : keys_(keys) {}
+  void reset() { *this = WrapperCall(keys_); }
   R step(unsigned char c, ToolScanner& s);
 
  private:
   enum class Region : unsigned char { none, name, args, id };
+  Keys keys_;
   JsonScan p_;
   Region region_ = Region::none;
   bool have_name_ = false, have_args_ = false;

@@ -1,4 +1,4 @@
-// Tool call families of the "more" group: gemma4, lfm2 (and the others added with it). Whole and
+// Tool call families of the "more" group: gemma4, lfm2, cohere (and the others added with it). Whole and
 // streamed parses (every split must give what one feed gives), values, broken and cut-off calls,
 // content around calls, and detection from the models' real chat templates.
 #include <gtest/gtest.h>
@@ -259,4 +259,66 @@ TEST(Lfm2, Detect) {
   EXPECT_EQ(detect_format(read_template("llama.cpp__LFM2.5-8B-A1B.jinja")).format, "lfm2");
   EXPECT_EQ(detect_format(read_template("llama.cpp__LFM2.5-8B-A1B.jinja")).reasoning, "think");
   EXPECT_EQ(detect_format(read_template("llama.cpp__llama-cpp-lfm2.jinja")).format, "lfm2");
+}
+
+// ---- cohere ----
+
+TEST(Cohere, ThinkingActionResponse) {
+  std::string text =
+      "<|START_THINKING|>I will look up the weather.<|END_THINKING|><|START_ACTION|>[\n"
+      "    {\"tool_call_id\": \"0\", \"tool_name\": \"get_weather\", \"parameters\": {\"city\": \"Paris\", \"days\": 3}},\n"
+      "    {\"tool_call_id\": \"1\", \"tool_name\": \"get_time\", \"parameters\": {\"tz\": \"Asia/Tokyo\"}}\n"
+      "]<|END_ACTION|>";
+  auto m = check_all(text, "cohere");
+  EXPECT_EQ(m.reasoning_content, "I will look up the weather.");
+  EXPECT_EQ(m.content, "");
+  ASSERT_EQ(m.tool_calls.size(), 2u);
+  EXPECT_EQ(m.tool_calls[0].name, "get_weather");
+  EXPECT_EQ(m.tool_calls[0].arguments, R"({"city": "Paris", "days": 3})");
+  EXPECT_NE(m.tool_calls[0].id, "0");  // generated ids, unique in the conversation
+  EXPECT_EQ(m.tool_calls[1].arguments, R"({"tz": "Asia/Tokyo"})");
+  EXPECT_EQ(m.finish_reason, "tool_calls");
+  m = check_all("<|START_THINKING|>Easy.<|END_THINKING|><|START_RESPONSE|>It is <b>sunny</b> < 30°.<|END_RESPONSE|>", "cohere");
+  EXPECT_EQ(m.reasoning_content, "Easy.");
+  EXPECT_EQ(m.content, "It is <b>sunny</b> < 30°.");
+  EXPECT_TRUE(m.tool_calls.empty());
+  // Text outside blocks is content; empty blocks are nothing.
+  m = check_all("Hi<|START_THINKING|><|END_THINKING|><|START_RESPONSE|><|END_RESPONSE|>", "cohere");
+  EXPECT_EQ(m.content, "Hi");
+  EXPECT_EQ(m.reasoning_content, "");
+}
+
+TEST(Cohere, CitationTagsAreDropped) {
+  auto m = check_all(
+      "<|START_THINKING|>A <co>rainbow</co: 0:[1]> emoji<|END_THINKING|>\n<|START_RESPONSE|>foo <co>bar</co: 0:[1,2],1:[3,4]>"
+      " and <co>baz</co> but </co: x> and <cop> stay<|END_RESPONSE|>",
+      "cohere");
+  EXPECT_EQ(m.reasoning_content, "A rainbow emoji");
+  EXPECT_EQ(m.content, "foo bar and baz but </co: x> and <cop> stay");  // whitespace between blocks is dropped
+}
+
+TEST(Cohere, BrokenAndCutOffCalls) {
+  std::string cut = "<|START_ACTION|>[\n    {\"tool_call_id\": \"0\", \"tool_name\": \"f\", \"parameters\": {\"q\": \"abc";
+  EXPECT_EQ(parse_output(cut, opts("cohere")).content, cut);
+  EXPECT_EQ(check(cut, opts("cohere", false)).content, cut);
+  auto partial = check(cut, opts("cohere", true));
+  ASSERT_EQ(partial.tool_calls.size(), 1u);
+  EXPECT_EQ(partial.tool_calls[0].arguments, R"({"q": "abc)");
+  // No tool name, arguments not an object: content as written.
+  for (std::string bad : {"<|START_ACTION|>[{\"tool_call_id\": \"0\", \"parameters\": {}}]<|END_ACTION|>",
+                          "<|START_ACTION|>[{\"tool_name\": \"f\", \"parameters\": [1]}]<|END_ACTION|>",
+                          "<|START_ACTION|>{\"tool_name\": \"f\", \"parameters\": {}}<|END_ACTION|>"}) {
+    auto m = check_all(bad, "cohere");
+    EXPECT_EQ(m.content, bad);
+    EXPECT_TRUE(m.tool_calls.empty());
+  }
+  // A closed list when the output ends: complete without <|END_ACTION|>. Unclosed thinking is reasoning.
+  auto m = check_all("<|START_ACTION|>[{\"tool_name\": \"f\", \"parameters\": {}}]", "cohere");
+  ASSERT_EQ(m.tool_calls.size(), 1u);
+  m = check_all("<|START_THINKING|>still thinking <co>x</co: 0:[", "cohere");
+  EXPECT_EQ(m.reasoning_content, "still thinking x</co: 0:[");
+}
+
+TEST(Cohere, Detect) {
+  EXPECT_EQ(detect_format(read_template("llama.cpp__CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja")).format, "cohere");
 }
