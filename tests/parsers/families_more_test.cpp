@@ -1,4 +1,4 @@
-// Tool call families of the "more" group: gemma4, lfm2, cohere (and the others added with it). Whole and
+// Tool call families of the "more" group: gemma4, lfm2, cohere, apertus (and the others added with it). Whole and
 // streamed parses (every split must give what one feed gives), values, broken and cut-off calls,
 // content around calls, and detection from the models' real chat templates.
 #include <gtest/gtest.h>
@@ -321,4 +321,52 @@ TEST(Cohere, BrokenAndCutOffCalls) {
 
 TEST(Cohere, Detect) {
   EXPECT_EQ(detect_format(read_template("llama.cpp__CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja")).format, "cohere");
+}
+
+// ---- apertus ----
+
+TEST(Apertus, CallsWithContentAround) {
+  auto m = check_all(
+      "Let me check. <|tools_prefix|>[{\"get_weather\": {\"city\": \"Paris\", \"days\": 3}}, {\"get_time\": {\"tz\": \"Asia/Tokyo\"}}]"
+      "<|tools_suffix|> Done.",
+      "apertus");
+  EXPECT_EQ(m.content, "Let me check.  Done.");
+  ASSERT_EQ(m.tool_calls.size(), 2u);
+  EXPECT_EQ(m.tool_calls[0].name, "get_weather");
+  EXPECT_EQ(m.tool_calls[0].arguments, R"({"city": "Paris", "days": 3})");
+  EXPECT_EQ(m.tool_calls[1].arguments, R"({"tz": "Asia/Tokyo"})");
+  m = check_all("<|tools_prefix|>[ {\"a\\\"b\" : {\"x\": [1, {\"y\": \"}\"}]} } ]<|tools_suffix|>", "apertus");
+  ASSERT_EQ(m.tool_calls.size(), 1u);
+  EXPECT_EQ(m.tool_calls[0].name, "a\"b");
+  EXPECT_EQ(m.tool_calls[0].arguments, R"({"x": [1, {"y": "}"}]})");
+}
+
+TEST(Apertus, BrokenAndCutOffCalls) {
+  // Arguments complete when the output ends: a call, without the rest of the block.
+  auto m = check_all("<|tools_prefix|>[{\"get_weather\": {\"location\": \"London\"}", "apertus");
+  ASSERT_EQ(m.tool_calls.size(), 1u);
+  EXPECT_EQ(m.tool_calls[0].arguments, R"({"location": "London"})");
+  EXPECT_EQ(m.content, "");
+  m = check_all("<|tools_prefix|>[{\"f\": {}}]", "apertus");
+  ASSERT_EQ(m.tool_calls.size(), 1u);
+  EXPECT_EQ(m.content, "");
+  // Cut off inside the arguments.
+  std::string cut = "<|tools_prefix|>[{\"f\": {\"q\": \"ab";
+  EXPECT_EQ(parse_output(cut, opts("apertus")).content, cut);
+  auto partial = check(cut, opts("apertus", true));
+  ASSERT_EQ(partial.tool_calls.size(), 1u);
+  EXPECT_EQ(partial.tool_calls[0].arguments, R"({"q": "ab)");
+  // Two keys, arguments not an object, no list: content as written.
+  for (std::string bad : {"<|tools_prefix|>[{\"f\": {}, \"g\": {}}]<|tools_suffix|>", "<|tools_prefix|>[{\"f\": [1]}]<|tools_suffix|>",
+                          "<|tools_prefix|>{\"f\": {}}<|tools_suffix|>"}) {
+    auto b = parse_output(bad, opts("apertus"));
+    EXPECT_EQ(b.content, bad);
+    EXPECT_TRUE(b.tool_calls.empty());
+    check(bad, opts("apertus", false));
+    check(bad, opts("apertus", true));
+  }
+}
+
+TEST(Apertus, Detect) {
+  EXPECT_EQ(detect_format(read_template("vllm__tool_chat_template_apertus.jinja")).format, "apertus");
 }

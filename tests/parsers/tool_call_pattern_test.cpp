@@ -77,6 +77,7 @@ std::string render_call(const std::string& format, const std::string& name, cons
            "<|tool_call_end|>";
   if (format == "cohere")
     return "{\"tool_call_id\": \"" + std::to_string(index) + "\", \"tool_name\": \"" + name + "\", \"parameters\": " + obj + "}";
+  if (format == "apertus") return "{\"" + name + "\": " + obj + "}";
   if (format == "harmony")
     return "<|start|>assistant<|channel|>commentary to=functions." + name + " <|constrain|>json<|message|>" + obj + "<|call|>";
   if (format == "qwen3_coder") {
@@ -100,13 +101,14 @@ std::string render_call(const std::string& format, const std::string& name, cons
 
 std::string render(const std::string& format, const std::vector<std::pair<std::string, Args>>& calls) {
   std::string out;
-  const char* sep = format == "llama3_json" ? "; " : format == "cohere" ? ",\n    " : (format == "mistral" || format == "pythonic" || format == "lfm2") ? ", "
+  const char* sep = format == "llama3_json" ? "; " : format == "cohere" ? ",\n    " : (format == "mistral" || format == "pythonic" || format == "lfm2" || format == "apertus") ? ", "
                     : (format == "deepseek_v31" || format == "kimi_k2") ? "" : "\n";
   for (std::size_t i = 0; i < calls.size(); ++i)
     out += (i ? sep : "") + render_call(format, calls[i].first, calls[i].second, static_cast<int>(i));
   if (format == "mistral") return "[TOOL_CALLS][" + out + "]";
   if (format == "pythonic") return "[" + out + "]";
   if (format == "cohere") return "<|START_ACTION|>[\n    " + out + "\n]<|END_ACTION|>";
+  if (format == "apertus") return "<|tools_prefix|>[" + out + "]<|tools_suffix|>";
   if (format == "lfm2") return "<|tool_call_start|>[" + out + "]<|tool_call_end|>";
   if (format == "deepseek_v3" || format == "deepseek_v31") return "<｜tool▁calls▁begin｜>" + out + "<｜tool▁calls▁end｜>";
   if (format == "kimi_k2") return "<|tool_calls_section_begin|>" + out + "<|tool_calls_section_end|>";
