@@ -6,13 +6,15 @@
 namespace textedge::detail {
 
 extern const Family kNoCalls, kQwen3Coder, kGlm45, kHermes, kMistral, kLlama3Json, kDeepSeekV3, kDeepSeekV31, kKimiK2,
-    kHarmony, kPythonic, kGemma4, kLfm2, kCohere, kApertus;
+    kHarmony, kPythonic, kGemma4, kLfm2, kCohere, kApertus, kNemotron;
 
 constexpr Family kNoCalls{.name = "none", .models = "no tool calls: all of the answer is content"};
 
 const std::vector<const Family*>& families() {
-  static const std::vector<const Family*> list = {&kNoCalls,    &kGemma4, &kLfm2, &kCohere, &kApertus, &kQwen3Coder,  &kGlm45,  &kHermes,   &kMistral,  &kLlama3Json,
-                                                  &kDeepSeekV3, &kDeepSeekV31, &kKimiK2, &kHarmony, &kPythonic};
+  static const std::vector<const Family*> list = {&kNoCalls,  &kGemma4,     &kLfm2,       &kCohere,  &kApertus,
+                                                  &kNemotron, &kQwen3Coder, &kGlm45,      &kHermes,  &kMistral,
+                                                  &kLlama3Json, &kDeepSeekV3, &kDeepSeekV31, &kKimiK2, &kHarmony,
+                                                  &kPythonic};
   return list;
 }
 

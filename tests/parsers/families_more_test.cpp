@@ -1,4 +1,5 @@
-// Tool call families of the "more" group: gemma4, lfm2, cohere, apertus (and the others added with it). Whole and
+// Tool call families of the "more" group: gemma4, lfm2, cohere, apertus, nemotron
+// (and the detection of Llama 4's JSON and pythonic templates). Whole and
 // streamed parses (every split must give what one feed gives), values, broken and cut-off calls,
 // content around calls, and detection from the models' real chat templates.
 #include <gtest/gtest.h>
@@ -369,4 +370,57 @@ TEST(Apertus, BrokenAndCutOffCalls) {
 
 TEST(Apertus, Detect) {
   EXPECT_EQ(detect_format(read_template("vllm__tool_chat_template_apertus.jinja")).format, "apertus");
+}
+
+// ---- nemotron ----
+
+TEST(Nemotron, CallsWithContentAround) {
+  auto m = check_all(
+      "Let me check.<TOOLCALL>[{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\", \"days\": 3}}, "
+      "{\"name\": \"get_time\", \"arguments\": {\"tz\": \"Asia/Tokyo\"}}]</TOOLCALL>\nDone.",
+      "nemotron");
+  EXPECT_EQ(m.content, "Let me check.\nDone.");
+  ASSERT_EQ(m.tool_calls.size(), 2u);
+  EXPECT_EQ(m.tool_calls[0].arguments, R"({"city": "Paris", "days": 3})");
+  EXPECT_EQ(m.tool_calls[1].name, "get_time");
+  // One object without the list.
+  m = check_all("<TOOLCALL>{\"name\": \"lookup\", \"arguments\": {\"query\": \"vllm\"}}</TOOLCALL>", "nemotron");
+  ASSERT_EQ(m.tool_calls.size(), 1u);
+  EXPECT_EQ(m.tool_calls[0].arguments, R"({"query": "vllm"})");
+  // With reasoning (Nemotron Nano v2 thinks in <think>).
+  auto o = opts("nemotron");
+  o.reasoning = "qwen3";
+  m = check("<think>\nNeed weather.\n</think>\n<TOOLCALL>[{\"name\": \"f\", \"arguments\": {}}]</TOOLCALL>", o);
+  EXPECT_EQ(m.reasoning_content, "\nNeed weather.\n");
+  ASSERT_EQ(m.tool_calls.size(), 1u);
+}
+
+TEST(Nemotron, BrokenAndCutOffCalls) {
+  std::string bad = "<TOOLCALL>[{\"name\": \"broken\", \"arguments\": {}</TOOLCALL>";
+  for (bool partial : {true, false}) {
+    auto m = check(bad, opts("nemotron", partial));
+    EXPECT_EQ(m.content, partial ? "</TOOLCALL>" : bad);
+  }
+  EXPECT_EQ(parse_output(bad, opts("nemotron")).content, bad);
+  // String arguments are not an object: content as written.
+  std::string str = "<TOOLCALL>[{\"name\": \"q\", \"arguments\": \"{}\"}]</TOOLCALL>";
+  EXPECT_EQ(check_all(str, "nemotron").content, str);
+  // A closed list when the output ends is complete.
+  auto m = check_all("<TOOLCALL>[{\"name\": \"f\", \"arguments\": {\"a\": 1}}]", "nemotron");
+  ASSERT_EQ(m.tool_calls.size(), 1u);
+  EXPECT_EQ(m.content, "");
+}
+
+TEST(Nemotron, DetectAndLlama4Templates) {
+  EXPECT_EQ(detect_format(read_template("vllm__tool_chat_template_nemotron_json.jinja")).format, "nemotron");
+  EXPECT_EQ(detect_format(read_template("vllm__tool_chat_template_nemotron_nano_v2.jinja")).format, "nemotron");
+  EXPECT_EQ(detect_format(read_template("vllm__tool_chat_template_nemotron_nano_v2.jinja")).reasoning, "qwen3");
+  // Llama 4's JSON template writes llama3_json's calls; its pythonic template (and Llama 3.2's) pythonic ones.
+  EXPECT_EQ(detect_format(read_template("vllm__tool_chat_template_llama4_json.jinja")).format, "llama3_json");
+  EXPECT_EQ(detect_format(read_template("vllm__tool_chat_template_llama4_pythonic.jinja")).format, "pythonic");
+  EXPECT_EQ(detect_format(read_template("vllm__tool_chat_template_llama3.2_pythonic.jinja")).format, "pythonic");
+  // Llama 4's JSON calls, one after another as its template writes them.
+  auto m = check_all("{\"name\": \"get_weather\", \"parameters\": {\"city\": \"Paris\"}}{\"name\": \"get_time\", \"parameters\": {}}",
+                     "llama3_json");
+  EXPECT_EQ(m.tool_calls.size(), 2u);
 }

@@ -68,7 +68,7 @@ std::string render_call(const std::string& format, const std::string& name, cons
   std::string obj = json_object(args);
   if (format == "hermes") return "<tool_call>\n{\"name\": \"" + name + "\", \"arguments\": " + obj + "}\n</tool_call>";
   if (format == "llama3_json") return "{\"name\": \"" + name + "\", \"parameters\": " + obj + "}";
-  if (format == "mistral") return "{\"name\": \"" + name + "\", \"arguments\": " + obj + "}";
+  if (format == "mistral" || format == "nemotron") return "{\"name\": \"" + name + "\", \"arguments\": " + obj + "}";
   if (format == "deepseek_v3")
     return "<｜tool▁call▁begin｜>function<｜tool▁sep｜>" + name + "\n```json\n" + obj + "\n```<｜tool▁call▁end｜>";
   if (format == "deepseek_v31") return "<｜tool▁call▁begin｜>" + name + "<｜tool▁sep｜>" + obj + "<｜tool▁call▁end｜>";
@@ -101,7 +101,7 @@ std::string render_call(const std::string& format, const std::string& name, cons
 
 std::string render(const std::string& format, const std::vector<std::pair<std::string, Args>>& calls) {
   std::string out;
-  const char* sep = format == "llama3_json" ? "; " : format == "cohere" ? ",\n    " : (format == "mistral" || format == "pythonic" || format == "lfm2" || format == "apertus") ? ", "
+  const char* sep = format == "llama3_json" ? "; " : format == "cohere" ? ",\n    " : (format == "mistral" || format == "pythonic" || format == "lfm2" || format == "apertus" || format == "nemotron") ? ", "
                     : (format == "deepseek_v31" || format == "kimi_k2") ? "" : "\n";
   for (std::size_t i = 0; i < calls.size(); ++i)
     out += (i ? sep : "") + render_call(format, calls[i].first, calls[i].second, static_cast<int>(i));
@@ -109,6 +109,7 @@ std::string render(const std::string& format, const std::vector<std::pair<std::s
   if (format == "pythonic") return "[" + out + "]";
   if (format == "cohere") return "<|START_ACTION|>[\n    " + out + "\n]<|END_ACTION|>";
   if (format == "apertus") return "<|tools_prefix|>[" + out + "]<|tools_suffix|>";
+  if (format == "nemotron") return "<TOOLCALL>[" + out + "]</TOOLCALL>";
   if (format == "lfm2") return "<|tool_call_start|>[" + out + "]<|tool_call_end|>";
   if (format == "deepseek_v3" || format == "deepseek_v31") return "<｜tool▁calls▁begin｜>" + out + "<｜tool▁calls▁end｜>";
   if (format == "kimi_k2") return "<|tool_calls_section_begin|>" + out + "<|tool_calls_section_end|>";
