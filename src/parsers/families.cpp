@@ -1,6 +1,7 @@
 // The registry of tool call families (family.hpp). Order is detection order: a family whose
 // template markers include another's comes before it (qwen3_coder and glm45 also write
-// <tool_call>, which alone means hermes).
+// <tool_call>, which alone means hermes; nemotron's <TOOLCALL> comes before llama3_json, whose
+// Llama 3 header markers its Llama-based templates share).
 #include "parsers/family.hpp"
 
 namespace textedge::detail {
@@ -11,10 +12,9 @@ extern const Family kNoCalls, kQwen3Coder, kGlm45, kHermes, kMistral, kLlama3Jso
 constexpr Family kNoCalls{.name = "none", .models = "no tool calls: all of the answer is content"};
 
 const std::vector<const Family*>& families() {
-  static const std::vector<const Family*> list = {&kNoCalls,  &kGemma4,     &kLfm2,       &kCohere,  &kApertus,
-                                                  &kNemotron, &kQwen3Coder, &kGlm45,      &kHermes,  &kMistral,
-                                                  &kLlama3Json, &kDeepSeekV3, &kDeepSeekV31, &kKimiK2, &kHarmony,
-                                                  &kPythonic};
+  static const std::vector<const Family*> list = {
+      &kNoCalls, &kQwen3Coder, &kGlm45,    &kHermes,      &kGemma4,  &kLfm2,    &kCohere,  &kApertus,
+      &kNemotron, &kMistral,   &kLlama3Json, &kDeepSeekV3, &kDeepSeekV31, &kKimiK2, &kHarmony, &kPythonic};
   return list;
 }
 

@@ -415,6 +415,7 @@ TEST(Nemotron, DetectAndLlama4Templates) {
   EXPECT_EQ(detect_format(read_template("vllm__tool_chat_template_nemotron_json.jinja")).format, "nemotron");
   EXPECT_EQ(detect_format(read_template("vllm__tool_chat_template_nemotron_nano_v2.jinja")).format, "nemotron");
   EXPECT_EQ(detect_format(read_template("vllm__tool_chat_template_nemotron_nano_v2.jinja")).reasoning, "qwen3");
+  EXPECT_EQ(detect_format(read_template("llama.cpp__nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja")).format, "nemotron");
   // Llama 4's JSON template writes llama3_json's calls; its pythonic template (and Llama 3.2's) pythonic ones.
   EXPECT_EQ(detect_format(read_template("vllm__tool_chat_template_llama4_json.jinja")).format, "llama3_json");
   EXPECT_EQ(detect_format(read_template("vllm__tool_chat_template_llama4_pythonic.jinja")).format, "pythonic");
