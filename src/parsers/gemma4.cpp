@@ -6,12 +6,16 @@
 // [v,...] nest, and other values are bare: true, false, null (vLLM also reads none and nil), and
 // numbers. They are written as JSON as they stream: strings as they come, bare values at their
 // end (a bare value that is not one of these, or not a JSON number, is a string, as in vLLM).
+// Gemma 4 thinks in a channel, <|channel>thought\n...<channel|>, which this format reads as
+// reasoning itself (vLLM's gemma4 reasoning parser; the "thought\n" that opens it is dropped), so it
+// goes with reasoning "none"; with thinking off the template closes an empty channel in the prompt.
 #include "parsers/family.hpp"
 
 namespace textedge::detail {
 namespace {
 
 constexpr std::string_view kQuote = "<|\"|>", kCall = "call:", kEnd = "<tool_call|>";
+constexpr std::string_view kThought = "thought\n", kChannelEnd = "<channel|>";
 
 bool name_char(unsigned char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '-' || c == '.' ||
@@ -50,16 +54,19 @@ std::string bare_json(std::string_view v) {
 
 class Gemma4 final : public ToolScanner {
  public:
-  Gemma4(Emitter& em, const OutputParserOptions& o) : ToolScanner(em, o, {"<|tool_call>"}) {}
+  Gemma4(Emitter& em, const OutputParserOptions& o) : ToolScanner(em, o, {"<|tool_call>", "<|channel>"}) {}
 
  private:
-  enum class St : unsigned char { call, name, key_pre, key_open, key_bare, key_quoted, key_colon, elem_pre, val_pre, val_open, str, bare, after_val, end_tag };
-  void begin(std::uint32_t) override {
-    st_ = St::call;
+  enum class St : unsigned char { thought_prefix, thought, call, name, key_pre, key_open, key_bare, key_quoted, key_colon, elem_pre, val_pre, val_open, str, bare, after_val, end_tag };
+  void begin(std::uint32_t marker) override {
+    st_ = marker == 1 ? St::thought_prefix : St::call;
     at_ = 0;
     name_.clear();
     stack_.clear();
+    tag_.clear();
+    if (marker == 1) thought({});  // a channel, even an empty one, is output: its markers are the format's
   }
+  void thought(std::string_view s) { emit_text(ChatDelta::Kind::reasoning, s); }
   void separator() {
     if (!first_) add_args(", ");
     first_ = false;
@@ -108,6 +115,38 @@ class Gemma4 final : public ToolScanner {
   }
   Step step(unsigned char c) override {
     switch (st_) {
+      case St::thought_prefix:
+        tag_ += static_cast<char>(c);
+        if (tag_ == kThought) {
+          tag_.clear();
+          st_ = St::thought;
+          return Step::more;
+        }
+        if (kThought.starts_with(tag_)) return Step::more;
+        {
+          std::string held = std::move(tag_);  // not "thought\n": reasoning text
+          tag_.clear();
+          held.pop_back();
+          st_ = St::thought;
+          thought(held);
+          return step(c);
+        }
+      case St::thought:
+        if (!tag_.empty() || c == '<') {  // held back: a tail that could begin <channel|>
+          switch (match_tag(tag_, c, {kChannelEnd})) {
+            case -1: return Step::more;
+            case 0: commit(); return Step::end;
+            default: {
+              std::string held = std::move(tag_);
+              tag_.clear();
+              held.pop_back();
+              thought(held);
+              return step(c);
+            }
+          }
+        }
+        thought(std::string_view(reinterpret_cast<const char*>(&c), 1));
+        return Step::more;
       case St::call:
         if (at_ == 0 && json_ws(c)) return Step::more;
         if (c != static_cast<unsigned char>(kCall[at_])) return Step::fail;
@@ -236,6 +275,8 @@ class Gemma4 final : public ToolScanner {
   // (an engine may stop on it).
   void at_finish() override {
     if (st_ == St::end_tag) end_call();
+    if (st_ == St::thought) thought(tag_);  // an unterminated channel is reasoning
+    if (st_ == St::thought_prefix) thought(tag_);  // a cut-off "thought" prefix is text
   }
 
   St st_ = St::call;
@@ -254,7 +295,7 @@ constexpr Family kGemma4{
     .example = "<|tool_call>call:get_weather{city:<|\"|>Paris<|\"|>,days:3}<tool_call|>"
         "<|tool_call>call:get_time{tz:<|\"|>Asia/Tokyo<|\"|>}<tool_call|>",
     .make = [](Emitter& em, const OutputParserOptions& o) -> std::unique_ptr<ToolScanner> { return std::make_unique<Gemma4>(em, o); },
-    .markers = {"<|tool_call>", "<tool_call|>", "<|\"|>"},  // special tokens of Gemma 4
+    .markers = {"<|tool_call>", "<tool_call|>", "<|\"|>", "<|channel>", "<channel|>"},  // special tokens of Gemma 4
     .detect = [](std::string_view t) { return contains(t, "<|tool_call>call:"); },
     // No forced-call regex: the values are not JSON (<|"|> strings, bare keys in nested objects),
     // which the schema compiler does not write.

@@ -175,6 +175,23 @@ TEST(Gemma4, TextAroundCalls) {
   EXPECT_EQ(m.tool_calls.size(), 2u);
 }
 
+TEST(Gemma4, ThinkingChannelIsReasoning) {
+  auto m = check_all("<|channel>thought\nThe user wants <b>weather</b>.<channel|>Sure. <|tool_call>call:f{a:1}<tool_call|>", "gemma4");
+  EXPECT_EQ(m.reasoning_content, "The user wants <b>weather</b>.");
+  EXPECT_EQ(m.content, "Sure. ");
+  ASSERT_EQ(m.tool_calls.size(), 1u);
+  m = check_all("<|channel>thousand reasons<channel|>Done", "gemma4");
+  EXPECT_EQ(m.reasoning_content, "thousand reasons");
+  EXPECT_EQ(m.content, "Done");
+  m = check_all("<|channel>thought\n<channel|>", "gemma4");
+  EXPECT_EQ(m.reasoning_content, "");
+  EXPECT_EQ(m.content, "");
+  m = check_all("<|channel>thought\nstill thinking <channel", "gemma4");
+  EXPECT_EQ(m.reasoning_content, "still thinking <channel");
+  m = check_all("<|channel>thou", "gemma4");
+  EXPECT_EQ(m.reasoning_content, "thou");
+}
+
 TEST(Gemma4, Detect) {
   auto d = detect_format(read_template("vllm__tool_chat_template_gemma4.jinja"));
   EXPECT_EQ(d.format, "gemma4");
