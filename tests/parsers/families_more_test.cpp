@@ -385,6 +385,21 @@ TEST(Apertus, BrokenAndCutOffCalls) {
   }
 }
 
+TEST(Apertus, DeliberationIsReasoning) {
+  auto m = check_all("<|inner_prefix|>Let me <think>.<|inner_suffix|>The answer", "apertus");
+  EXPECT_EQ(m.reasoning_content, "Let me <think>.");
+  EXPECT_EQ(m.content, "The answer");
+  // Calls inside the deliberation end it.
+  m = check_all("<|inner_prefix|>Need weather.<|tools_prefix|>[{\"f\": {\"a\": 1}}]<|tools_suffix|>", "apertus");
+  EXPECT_EQ(m.reasoning_content, "Need weather.");
+  ASSERT_EQ(m.tool_calls.size(), 1u);
+  EXPECT_EQ(m.content, "");
+  m = check_all("<think>not a block</think>plain", "apertus");
+  EXPECT_EQ(m.content, "<think>not a block</think>plain");
+  m = check_all("<|inner_prefix|>cut <|inner_suf", "apertus");
+  EXPECT_EQ(m.reasoning_content, "cut <|inner_suf");
+}
+
 TEST(Apertus, Detect) {
   EXPECT_EQ(detect_format(read_template("vllm__tool_chat_template_apertus.jinja")).format, "apertus");
 }
