@@ -1,6 +1,7 @@
 // lfm2: Liquid LFM2 / LFM2.5 (their chat templates; vLLM's lfm2 parser, llama.cpp's LFM2):
 //   <|tool_call_start|>[f(a=1, b='x'), g()]<|tool_call_end|>
-// LFM2.5 writes the calls as Python (keyword arguments read as for pythonic: python_literal.hpp);
+// LFM2.5 writes the calls as Python (keyword arguments read as for pythonic: python_literal.hpp;
+// its template writes dict arguments with tojson, so JSON's true, false and null are read too);
 // LFM2's own template (llama.cpp's) writes JSON objects in the same list,
 //   <|tool_call_start|>[{"name": "f", "arguments": {...}, "id": "..."}]<|tool_call_end|>
 // and both are read, call by call. Text may come before and after the block.
@@ -46,7 +47,7 @@ class Lfm2 final : public ToolScanner {
         }
         if (c != '(' || python_keyword(name_)) return Step::fail;
         set_name(name_);
-        args_.reset();
+        args_.reset(true);
         st_ = St::py_args;
         return Step::more;
       case St::py_args:

@@ -184,7 +184,7 @@ PyArgs::R PyArgs::step(unsigned char c, ToolScanner& s) {
     }
     case St::val_pre:
       if (json_ws(c)) return R::more;
-      value_.reset();
+      value_.reset(json_words_);
       st_ = St::val;
       [[fallthrough]];
     case St::val: {

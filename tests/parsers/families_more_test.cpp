@@ -219,6 +219,12 @@ TEST(Lfm2, PythonicCallsWithContentAround) {
   EXPECT_EQ(m.tool_calls[0].name, "grocery.order");
   EXPECT_EQ(m.tool_calls[0].arguments, R"({"items": [{"name": "apple", "n": 2}], "rush": true, "note": null})");
   EXPECT_EQ(m.content, "");
+  // LFM2.5's template writes dict arguments as JSON (tojson): true, false and null are read too.
+  m = check_all("<|tool_call_start|>[f(opts={\"a\": true, \"b\": [false, null]}, flag=True)]<|tool_call_end|>", "lfm2");
+  ASSERT_EQ(m.tool_calls.size(), 1u);
+  EXPECT_EQ(m.tool_calls[0].arguments, R"({"opts": {"a": true, "b": [false, null]}, "flag": true})");
+  // Pythonic itself stays Python: `true` is a name there.
+  EXPECT_TRUE(parse_output("[f(a=true)]", opts("pythonic")).tool_calls.empty());
 }
 
 TEST(Lfm2, JsonCallsOfLfm2sTemplate) {
