@@ -1,4 +1,4 @@
-// Tool call families of the "more" group: gemma4, lfm2, cohere, apertus, nemotron
+// Tool call families of the "more" group: gemma4, lfm2, cohere, apertus, nemotron, gigachat3
 // (and the detection of Llama 4's JSON and pythonic templates). Whole and
 // streamed parses (every split must give what one feed gives), values, broken and cut-off calls,
 // content around calls, and detection from the models' real chat templates.
@@ -462,4 +462,41 @@ TEST(Nemotron, DetectAndLlama4Templates) {
   auto m = check_all("{\"name\": \"get_weather\", \"parameters\": {\"city\": \"Paris\"}}{\"name\": \"get_time\", \"parameters\": {}}",
                      "llama3_json");
   EXPECT_EQ(m.tool_calls.size(), 2u);
+}
+
+// ---- gigachat3 ----
+
+TEST(GigaChat3, CallAfterTheText) {
+  std::string call = "function call<|role_sep|>\n{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\", \"days\": 3}}";
+  auto m = check_all("I'll check.<|message_sep|>\n\n" + call, "gigachat3");
+  EXPECT_EQ(m.content, "I'll check.");
+  ASSERT_EQ(m.tool_calls.size(), 1u);
+  EXPECT_EQ(m.tool_calls[0].arguments, R"({"city": "Paris", "days": 3})");
+  m = check_all("I'll check.<|message_sep|>\n\n" + call + "</s>", "gigachat3");  // the end token in the text
+  EXPECT_EQ(m.content, "I'll check.");
+  ASSERT_EQ(m.tool_calls.size(), 1u);
+  // GigaChat 3.1.
+  m = check_all("I'll check.<|function_call|>{\"name\": \"f\", \"arguments\": {}}<|message_sep|>", "gigachat3");
+  EXPECT_EQ(m.content, "I'll check.");
+  ASSERT_EQ(m.tool_calls.size(), 1u);
+  // A text that ends with its separator: the separator is the format's.
+  m = check_all("Just text.<|message_sep|>\n\n", "gigachat3");
+  EXPECT_EQ(m.content, "Just text.");
+  EXPECT_TRUE(m.tool_calls.empty());
+}
+
+TEST(GigaChat3, BrokenAndCutOffCalls) {
+  std::string other = "Text<|message_sep|>\n\nuser<|role_sep|>\nhi";
+  EXPECT_EQ(check_all(other, "gigachat3").content, other);
+  std::string cut = "<|message_sep|>\n\nfunction call<|role_sep|>\n{\"name\": \"f\", \"arguments\": {\"q\": \"ab";
+  EXPECT_EQ(parse_output(cut, opts("gigachat3")).content, cut);
+  auto partial = check(cut, opts("gigachat3", true));
+  ASSERT_EQ(partial.tool_calls.size(), 1u);
+  EXPECT_EQ(partial.tool_calls[0].arguments, R"({"q": "ab)");
+  std::string bad = "<|function_call|>{\"name\": \"f\", \"arguments\": \"{}\"}";
+  EXPECT_EQ(check_all(bad, "gigachat3").content, bad);
+}
+
+TEST(GigaChat3, Detect) {
+  EXPECT_EQ(detect_format(read_template("llama.cpp__GigaChat3-10B-A1.8B.jinja")).format, "gigachat3");
 }

@@ -78,6 +78,8 @@ std::string render_call(const std::string& format, const std::string& name, cons
   if (format == "cohere")
     return "{\"tool_call_id\": \"" + std::to_string(index) + "\", \"tool_name\": \"" + name + "\", \"parameters\": " + obj + "}";
   if (format == "apertus") return "{\"" + name + "\": " + obj + "}";
+  if (format == "gigachat3")
+    return "<|message_sep|>\n\nfunction call<|role_sep|>\n{\"name\": \"" + name + "\", \"arguments\": " + obj + "}";
   if (format == "harmony")
     return "<|start|>assistant<|channel|>commentary to=functions." + name + " <|constrain|>json<|message|>" + obj + "<|call|>";
   if (format == "qwen3_coder") {
@@ -182,7 +184,7 @@ TEST(ToolCallPattern, NamedToolAndParallelCalls) {
     std::string two = render(format, {{"get_weather", kParis}, {"send_email", {{"to", "\"x@y.z\""}, {"body", "\"b\""}}}});
     std::string single = textedge::tool_call_pattern(kTools, format);
     EXPECT_FALSE(full_match(single, two)) << format;
-    if (format == "harmony") continue;  // one call per message
+    if (format == "harmony" || format == "gigachat3") continue;  // one call per message
     std::string parallel = textedge::tool_call_pattern(kTools, format, "", true);
     EXPECT_TRUE(full_match(parallel, two)) << format << ": " << two;
     EXPECT_TRUE(full_match(parallel, render(format, {{"get_weather", kParis}}))) << format;
@@ -237,7 +239,7 @@ TEST(ToolCallPattern, Errors) {
 // pattern accepts: the same wrapper spellings, separators and envelopes.
 TEST(ToolCallPattern, TheOutputParserReadsWhatThePatternForces) {
   for (auto& format : kFormats) {
-    bool parallel = format != "harmony";
+    bool parallel = format != "harmony" && format != "gigachat3";
     std::vector<std::pair<std::string, Args>> calls = {{"get_weather", kParis}};
     if (parallel) calls.push_back({"send_email", {{"to", "\"x@y.z\""}, {"body", "\"b\""}, {"urgent", "true"}}});
     std::string text = render(format, calls);
