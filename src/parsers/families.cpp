@@ -7,14 +7,14 @@
 namespace textedge::detail {
 
 extern const Family kNoCalls, kQwen3Coder, kGlm45, kHermes, kMistral, kLlama3Json, kDeepSeekV3, kDeepSeekV31, kKimiK2,
-    kHarmony, kPythonic, kGemma4, kLfm2, kCohere, kApertus, kNemotron, kGigaChat3;
+    kHarmony, kPythonic, kGemma4, kLfm2, kCohere, kApertus, kNemotron, kGigaChat3, kMinimaxM1;
 
 constexpr Family kNoCalls{.name = "none", .models = "no tool calls: all of the answer is content"};
 
 const std::vector<const Family*>& families() {
   static const std::vector<const Family*> list = {
       &kNoCalls, &kQwen3Coder, &kGlm45,    &kHermes,      &kGemma4,  &kLfm2,    &kCohere,  &kApertus,
-      &kNemotron, &kGigaChat3, &kMistral,   &kLlama3Json, &kDeepSeekV3, &kDeepSeekV31, &kKimiK2, &kHarmony, &kPythonic};
+      &kNemotron, &kGigaChat3, &kMinimaxM1, &kMistral,   &kLlama3Json, &kDeepSeekV3, &kDeepSeekV31, &kKimiK2, &kHarmony, &kPythonic};
   return list;
 }
 

@@ -68,7 +68,7 @@ std::string render_call(const std::string& format, const std::string& name, cons
   std::string obj = json_object(args);
   if (format == "hermes") return "<tool_call>\n{\"name\": \"" + name + "\", \"arguments\": " + obj + "}\n</tool_call>";
   if (format == "llama3_json") return "{\"name\": \"" + name + "\", \"parameters\": " + obj + "}";
-  if (format == "mistral" || format == "nemotron") return "{\"name\": \"" + name + "\", \"arguments\": " + obj + "}";
+  if (format == "mistral" || format == "nemotron" || format == "minimax_m1") return "{\"name\": \"" + name + "\", \"arguments\": " + obj + "}";
   if (format == "deepseek_v3")
     return "<｜tool▁call▁begin｜>function<｜tool▁sep｜>" + name + "\n```json\n" + obj + "\n```<｜tool▁call▁end｜>";
   if (format == "deepseek_v31") return "<｜tool▁call▁begin｜>" + name + "<｜tool▁sep｜>" + obj + "<｜tool▁call▁end｜>";
@@ -112,6 +112,7 @@ std::string render(const std::string& format, const std::vector<std::pair<std::s
   if (format == "cohere") return "<|START_ACTION|>[\n    " + out + "\n]<|END_ACTION|>";
   if (format == "apertus") return "<|tools_prefix|>[" + out + "]<|tools_suffix|>";
   if (format == "nemotron") return "<TOOLCALL>[" + out + "]</TOOLCALL>";
+  if (format == "minimax_m1") return "<tool_calls>\n" + out + "\n</tool_calls>";
   if (format == "lfm2") return "<|tool_call_start|>[" + out + "]<|tool_call_end|>";
   if (format == "deepseek_v3" || format == "deepseek_v31") return "<｜tool▁calls▁begin｜>" + out + "<｜tool▁calls▁end｜>";
   if (format == "kimi_k2") return "<|tool_calls_section_begin|>" + out + "<|tool_calls_section_end|>";
