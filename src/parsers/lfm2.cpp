@@ -106,7 +106,8 @@ constexpr Family kLfm2{
     .reasoning = "think",  // LFM2.5 Thinking writes <think>...</think>
     .make = [](Emitter& em, const OutputParserOptions& o) -> std::unique_ptr<ToolScanner> { return std::make_unique<Lfm2>(em, o); },
     .markers = {"<|tool_call_start|>", "<|tool_call_end|>"},  // special tokens of LFM2
-    .detect = [](std::string_view t) { return contains(t, "<|tool_call_start|>") || contains(t, "<|tool_list_start|>"); },
+    // MiniCPM3 also writes <|tool_call_start|>, followed by a ```python fence: LFM2's list follows it directly.
+    .detect = [](std::string_view t) { return contains(t, "<|tool_call_start|>[") || contains(t, "<|tool_list_start|>"); },
     .call_regex = [](const ToolRegex& tool) -> std::string {
       if (!identifier(tool.name())) SchemaCompiler::fail(tool.at().get("name"), "lfm2 calls need a Python identifier as name");
       if (tool.parameters() && tool.parameters()->is_object())

@@ -284,6 +284,7 @@ TEST(Lfm2, Detect) {
   EXPECT_EQ(detect_format(read_template("llama.cpp__LFM2.5-8B-A1B.jinja")).format, "lfm2");
   EXPECT_EQ(detect_format(read_template("llama.cpp__LFM2.5-8B-A1B.jinja")).reasoning, "think");
   EXPECT_EQ(detect_format(read_template("llama.cpp__llama-cpp-lfm2.jinja")).format, "lfm2");
+  EXPECT_NE(detect_format(read_template("vllm__tool_chat_template_minicpm3.jinja")).format, "lfm2");  // <|tool_call_start|> + ```python
 }
 
 // ---- cohere ----
