@@ -1,8 +1,8 @@
-// Tool call families of the "more" group: gemma4, lfm2, cohere, apertus, nemotron, gigachat3,
-// minimax_m1
-// (and the detection of Llama 4's JSON and pythonic templates). Whole and
-// streamed parses (every split must give what one feed gives), values, broken and cut-off calls,
-// content around calls, and detection from the models' real chat templates.
+// Tool call families of the "more" group: gemma4, lfm2, cohere, apertus, nemotron, gigachat3 and
+// minimax_m1 (and the detection of Llama 4's JSON and pythonic templates). Whole and streamed
+// parses (every split must give what one feed gives), values, reasoning blocks the formats read
+// themselves, broken and cut-off calls, content around calls, and detection from the models' real
+// chat templates.
 #include <gtest/gtest.h>
 
 #include <algorithm>
