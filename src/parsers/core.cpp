@@ -181,12 +181,12 @@ WrapperCall::R WrapperCall::step(unsigned char c, ToolScanner& s) {
   if (r == JsonScan::R::error) return R::error;
   if (value_start) {
     const std::string& key = p_.key();
-    if (key == "name") {
+    if (key == keys_.name) {
       if (c != '"' || have_name_) return R::error;
       region_ = Region::name;
       return R::more;
     }
-    if (key == "id" && c == '"') {  // mistral-common writes {"id": ..., "name": ...}, Nemo's template the id last
+    if (!keys_.id.empty() && key == keys_.id && c == '"') {  // mistral-common writes {"id": ..., "name": ...}, Nemo's template the id last
       region_ = Region::id;
       id_raw_.clear();
       return R::more;

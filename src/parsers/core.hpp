@@ -54,16 +54,22 @@ class JsonScan {
 
 class ToolScanner;
 
-// {"name": "f", "arguments"|"parameters": {...}} as written by hermes, llama3_json, mistral.
+// {"name": "f", "arguments"|"parameters": {...}} as written by hermes, llama3_json, mistral
+// (other spellings of the name and id keys, e.g. Cohere's "tool_name", through Keys).
 // With allow_string_args(), the arguments may also be a JSON string holding the object
 // ("arguments": "{\"a\": 1}", as Granite 4 writes them and vLLM's granite4 parser passes on):
 // held to the string's end, then the object it holds is the arguments.
 class WrapperCall {
  public:
   enum class R { more, done, error };
+  struct Keys {
+    std::string_view name = "name", id = "id";  // id "": the object carries no call id
+  };
+  WrapperCall() = default;
+  explicit WrapperCall(Keys keys) : keys_(keys) {}
   void reset() {
     bool string_args = string_args_;
-    *this = WrapperCall();
+    *this = WrapperCall(keys_);
     string_args_ = string_args;
   }
   void allow_string_args() { string_args_ = true; }
@@ -71,6 +77,7 @@ class WrapperCall {
 
  private:
   enum class Region : unsigned char { none, name, args, id, args_string };
+  Keys keys_;
   JsonScan p_;
   Region region_ = Region::none;
   bool have_name_ = false, have_args_ = false, string_args_ = false;

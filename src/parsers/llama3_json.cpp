@@ -107,7 +107,12 @@ constexpr Family kLlama3Json{
         "{\"name\": \"get_time\", \"parameters\": {\"tz\": \"Asia/Tokyo\"}}",
     .make = [](Emitter& em, const OutputParserOptions& o) -> std::unique_ptr<ToolScanner> { return std::make_unique<Llama3Json>(em, o); },
     .markers = {"<|python_tag|>"},
-    .detect = [](std::string_view t) { return contains(t, "<|python_tag|>") || (contains(t, "<|start_header_id|>") && contains(t, "\"parameters\"")); },
+    // Llama 3.x: <|python_tag|>, or JSON calls with "parameters" after <|start_header_id|>; Llama 4's JSON
+    // template writes the same calls after <|header_start|> (vLLM's tool_chat_template_llama4_json).
+    .detect = [](std::string_view t) {
+      return contains(t, "<|python_tag|>") ||
+             ((contains(t, "<|start_header_id|>") || contains(t, "<|header_start|>")) && contains(t, "\"parameters\""));
+    },
     .call_regex = [](const ToolRegex& tool) -> std::string {
           return "\\{" + tool.json_name() + ", ?\"parameters\": ?" + tool.json_args() + "\\}";
         },

@@ -19,6 +19,7 @@ bool digit(unsigned char c);
 bool octal_digit(unsigned char c);
 bool hex_digit(unsigned char c);
 int hex_value(unsigned char c);
+bool identifier(std::string_view s);  // one ASCII identifier
 bool python_keyword(std::string_view word);  // reserved words: no function or keyword argument is named so
 // A Python number token (its sign read before it) as a JSON number of the same value; false when
 // Python would not read it, or reads a complex number.
@@ -35,7 +36,11 @@ bool python_literal_to_json(std::string_view text, std::string& out);
 class PyValue {
  public:
   enum class R { more, done, done_reprocess, error };
-  void reset() { *this = PyValue(); }
+  // json_words: also read JSON's true, false and null (for templates that write dicts as JSON).
+  void reset(bool json_words = false) {
+    *this = PyValue();
+    json_words_ = json_words;
+  }
   R step(unsigned char c, std::string& out) {
     out_ = &out;
     if (skip_lf_) {  // "\r\n" reads as one newline
@@ -75,9 +80,9 @@ class PyValue {
           return open_quote(c);
         }
         if (continuing_ || in_key()) return R::error;
-        if (word_ == "True") emit("true");
-        else if (word_ == "False") emit("false");
-        else if (word_ == "None") emit("null");
+        if (word_ == "True" || (json_words_ && word_ == "true")) emit("true");
+        else if (word_ == "False" || (json_words_ && word_ == "false")) emit("false");
+        else if (word_ == "None" || (json_words_ && word_ == "null")) emit("null");
         else return R::error;
         return reprocess(value_end(), c);
       case St::open1:  // one quote read: an empty string, a triple quote, or the first character
@@ -335,7 +340,7 @@ class PyValue {
   int quotes_ = 0, code_left_ = 0;
   std::uint32_t code_ = 0, code_base_ = 0;
   bool comma_ = false, allow_close_ = false, raw_ = false, triple_ = false, negative_ = false, continuing_ = false,
-       skip_lf_ = false;
+       skip_lf_ = false, json_words_ = false;
 };
 
 // Keyword arguments after a call's "(": "k=v, ...)" (a trailing comma allowed) as the call's JSON
@@ -344,7 +349,11 @@ class PyValue {
 class PyArgs {
  public:
   enum class R { more, done, error };
-  void reset() { *this = PyArgs(); }
+  // json_words: values may also use JSON's true, false and null (see PyValue::reset).
+  void reset(bool json_words = false) {
+    *this = PyArgs();
+    json_words_ = json_words;
+  }
   R step(unsigned char c, ToolScanner& s);
 
  private:
@@ -352,7 +361,7 @@ class PyArgs {
   St st_ = St::args_pre;
   std::string key_;
   std::vector<std::string> keys_;
-  bool first_ = true;
+  bool first_ = true, json_words_ = false;
   PyValue value_;
 };
 

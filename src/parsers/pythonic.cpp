@@ -184,7 +184,7 @@ PyArgs::R PyArgs::step(unsigned char c, ToolScanner& s) {
     }
     case St::val_pre:
       if (json_ws(c)) return R::more;
-      value_.reset();
+      value_.reset(json_words_);
       st_ = St::val;
       [[fallthrough]];
     case St::val: {
@@ -302,6 +302,8 @@ constexpr Family kPythonic{
       return std::make_unique<Pythonic>(em, o);
     },
     .markers = {"<|python_start|>", "<|python_end|>"},  // special tokens of Llama 4
+    // vLLM's Llama 3.2 and Llama 4 pythonic templates ask for "[func_name1(params_name1=...), ...]".
+    .detect = [](std::string_view t) { return contains(t, "[func_name1("); },
     .call_regex = [](const ToolRegex& tool) -> std::string {
       if (!identifier(tool.name())) SchemaCompiler::fail(tool.at().get("name"), "pythonic calls need a Python identifier as name");
       if (tool.parameters() && tool.parameters()->is_object())

@@ -21,9 +21,10 @@ using namespace textedge;
 
 namespace {
 
-const std::vector<std::string> kFormats = [] {  // every tool call family
-  std::vector<std::string> v = list_formats();
-  v.erase(v.begin());  // "none"
+const std::vector<std::string> kFormats = [] {
+  std::vector<std::string> v;  // the families tool_call_pattern can force
+  for (auto& f : format_infos())
+    if (f.forced) v.push_back(f.name);
   return v;
 }();
 

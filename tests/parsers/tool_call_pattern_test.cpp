@@ -45,10 +45,11 @@ const std::string kTools = R"([
      "required": ["to", "body"], "additionalProperties": false}}}
 ])";
 
-// Every tool call family (a new one needs its rendering in render_call).
+// Every tool call family with a forced-call syntax (a new one needs its rendering in render_call).
 const std::vector<std::string> kFormats = [] {
-  std::vector<std::string> v = textedge::list_formats();
-  v.erase(v.begin());  // "none"
+  std::vector<std::string> v;  // the families tool_call_pattern can force
+  for (auto& f : textedge::format_infos())
+    if (f.forced) v.push_back(f.name);
   return v;
 }();
 
@@ -71,7 +72,7 @@ std::string render_call(const std::string& format, const std::string& name, cons
     return "<|action_start|><|plugin|>\n{\"name\": \"" + name + "\", \"parameters\": " + obj + "}<|action_end|>";
   if (format == "llama3_json") return "{\"name\": \"" + name + "\", \"parameters\": " + obj + "}";
   if (format == "mistral" || format == "granite" || format == "phi4_mini" || format == "hunyuan" || format == "jamba" ||
-      format == "xlam")
+      format == "xlam" || format == "nemotron" || format == "minimax_m1")
     return "{\"name\": \"" + name + "\", \"arguments\": " + obj + "}";
   if (format == "deepseek_v3")
     return "<｜tool▁call▁begin｜>function<｜tool▁sep｜>" + name + "\n```json\n" + obj + "\n```<｜tool▁call▁end｜>";
@@ -79,6 +80,11 @@ std::string render_call(const std::string& format, const std::string& name, cons
   if (format == "kimi_k2")
     return "<|tool_call_begin|>functions." + name + ":" + std::to_string(index) + "<|tool_call_argument_begin|>" + obj +
            "<|tool_call_end|>";
+  if (format == "cohere")
+    return "{\"tool_call_id\": \"" + std::to_string(index) + "\", \"tool_name\": \"" + name + "\", \"parameters\": " + obj + "}";
+  if (format == "apertus") return "{\"" + name + "\": " + obj + "}";
+  if (format == "gigachat3")
+    return "<|message_sep|>\n\nfunction call<|role_sep|>\n{\"name\": \"" + name + "\", \"arguments\": " + obj + "}";
   if (format == "harmony")
     return "<|start|>assistant<|channel|>commentary to=functions." + name + " <|constrain|>json<|message|>" + obj + "<|call|>";
   if (format == "qwen3_coder") {
@@ -91,7 +97,7 @@ std::string render_call(const std::string& format, const std::string& name, cons
     for (auto& [k, v] : args) out += "<arg_key>" + k + "</arg_key>\n<arg_value>" + raw(v) + "</arg_value>\n";
     return out + "</tool_call>";
   }
-  if (format == "pythonic" || format == "olmo3") {
+  if (format == "pythonic" || format == "olmo3" || format == "lfm2") {
     std::string out = name + "(";
     for (auto& [k, v] : args) out += (out.back() == '(' ? "" : ", ") + k + "=" + (v == "true" ? "True" : v == "false" ? "False" : v);
     return out + ")";
@@ -102,9 +108,16 @@ std::string render_call(const std::string& format, const std::string& name, cons
 
 std::string render(const std::string& format, const std::vector<std::pair<std::string, Args>>& calls) {
   std::string out;
-  const char* sep = format == "llama3_json" ? "; " : (format == "mistral" || format == "pythonic" || format == "granite" || format == "phi4_mini" ||
-                                                      format == "hunyuan" || format == "jamba" || format == "xlam") ? ", "
-                    : (format == "deepseek_v31" || format == "kimi_k2" || format == "internlm2") ? "" : "\n";
+  const char* sep = format == "llama3_json"  ? "; "
+                    : format == "cohere"     ? ",
+    "
+                    : (format == "mistral" || format == "pythonic" || format == "granite" || format == "phi4_mini" ||
+                       format == "hunyuan" || format == "jamba" || format == "xlam" || format == "lfm2" ||
+                       format == "apertus" || format == "nemotron")
+                        ? ", "
+                    : (format == "deepseek_v31" || format == "kimi_k2" || format == "internlm2") ? ""
+                                                                                               : "
+";
   for (std::size_t i = 0; i < calls.size(); ++i)
     out += (i ? sep : "") + render_call(format, calls[i].first, calls[i].second, static_cast<int>(i));
   if (format == "mistral") return "[TOOL_CALLS][" + out + "]";
@@ -114,6 +127,11 @@ std::string render(const std::string& format, const std::vector<std::pair<std::s
   if (format == "xlam") return "[" + out + "]";
   if (format == "olmo3") return "<function_calls>\n" + out + "\n</function_calls>";
   if (format == "hunyuan" || format == "jamba") return "<tool_calls>[" + out + "]</tool_calls>";
+  if (format == "cohere") return "<|START_ACTION|>[\n    " + out + "\n]<|END_ACTION|>";
+  if (format == "apertus") return "<|tools_prefix|>[" + out + "]<|tools_suffix|>";
+  if (format == "nemotron") return "<TOOLCALL>[" + out + "]</TOOLCALL>";
+  if (format == "minimax_m1") return "<tool_calls>\n" + out + "\n</tool_calls>";
+  if (format == "lfm2") return "<|tool_call_start|>[" + out + "]<|tool_call_end|>";
   if (format == "deepseek_v3" || format == "deepseek_v31") return "<｜tool▁calls▁begin｜>" + out + "<｜tool▁calls▁end｜>";
   if (format == "kimi_k2") return "<|tool_calls_section_begin|>" + out + "<|tool_calls_section_end|>";
   return out;
@@ -185,7 +203,7 @@ TEST(ToolCallPattern, NamedToolAndParallelCalls) {
     std::string two = render(format, {{"get_weather", kParis}, {"send_email", {{"to", "\"x@y.z\""}, {"body", "\"b\""}}}});
     std::string single = textedge::tool_call_pattern(kTools, format);
     EXPECT_FALSE(full_match(single, two)) << format;
-    if (format == "harmony") continue;  // one call per message
+    if (format == "harmony" || format == "gigachat3") continue;  // one call per message
     std::string parallel = textedge::tool_call_pattern(kTools, format, "", true);
     EXPECT_TRUE(full_match(parallel, two)) << format << ": " << two;
     EXPECT_TRUE(full_match(parallel, render(format, {{"get_weather", kParis}}))) << format;
@@ -240,7 +258,7 @@ TEST(ToolCallPattern, Errors) {
 // pattern accepts: the same wrapper spellings, separators and envelopes.
 TEST(ToolCallPattern, TheOutputParserReadsWhatThePatternForces) {
   for (auto& format : kFormats) {
-    bool parallel = format != "harmony";
+    bool parallel = format != "harmony" && format != "gigachat3";
     std::vector<std::pair<std::string, Args>> calls = {{"get_weather", kParis}};
     if (parallel) calls.push_back({"send_email", {{"to", "\"x@y.z\""}, {"body", "\"b\""}, {"urgent", "true"}}});
     std::string text = render(format, calls);

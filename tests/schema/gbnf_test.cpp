@@ -185,8 +185,9 @@ std::vector<Case> tool_cases(const std::vector<std::string>& formats, bool paral
 
 // Every tool call family with a forced-call syntax.
 const std::vector<std::string> kAllFormats = [] {
-  std::vector<std::string> v = textedge::list_formats();
-  v.erase(v.begin());  // "none"
+  std::vector<std::string> v;  // the families tool_call_pattern can force
+  for (auto& f : textedge::format_infos())
+    if (f.forced) v.push_back(f.name);
   return v;
 }();
 
