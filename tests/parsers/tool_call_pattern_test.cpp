@@ -109,15 +109,13 @@ std::string render_call(const std::string& format, const std::string& name, cons
 std::string render(const std::string& format, const std::vector<std::pair<std::string, Args>>& calls) {
   std::string out;
   const char* sep = format == "llama3_json"  ? "; "
-                    : format == "cohere"     ? ",
-    "
+                    : format == "cohere"     ? ",\n    "
                     : (format == "mistral" || format == "pythonic" || format == "granite" || format == "phi4_mini" ||
                        format == "hunyuan" || format == "jamba" || format == "xlam" || format == "lfm2" ||
                        format == "apertus" || format == "nemotron")
                         ? ", "
                     : (format == "deepseek_v31" || format == "kimi_k2" || format == "internlm2") ? ""
-                                                                                               : "
-";
+                                                                                               : "\n";
   for (std::size_t i = 0; i < calls.size(); ++i)
     out += (i ? sep : "") + render_call(format, calls[i].first, calls[i].second, static_cast<int>(i));
   if (format == "mistral") return "[TOOL_CALLS][" + out + "]";
