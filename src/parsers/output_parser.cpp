@@ -270,7 +270,8 @@ DetectedFormat detect_format(std::string_view t) {
       d.reasoning = "think";  // other <think> models (QwQ, ...)
     // The generation prompt opens the reasoning: QwQ-32B, Qwen3-*-Thinking-2507, DeepSeek-R1-0528.
     d.starts_in_reasoning =
-        has("assistant\\n<think>\\n") || has("<｜Assistant｜><think>\\n") || d.reasoning == "deepseek_r1";
+        has("assistant\\n<think>\\n") || has("<｜Assistant｜><think>\\n") || d.reasoning == "deepseek_r1" ||
+        has("]~b]ai' ~ '\\n' ~ '<think>'");  // MiniMax-M2
   }
   return d;
 }

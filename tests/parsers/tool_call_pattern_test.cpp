@@ -86,6 +86,11 @@ std::string render_call(const std::string& format, const std::string& name, cons
     for (auto& [k, v] : args) out += "<arg_key>" + k + "</arg_key>\n<arg_value>" + raw(v) + "</arg_value>\n";
     return out + "</tool_call>";
   }
+  if (format == "minimax_m2") {
+    std::string out = "<invoke name=\"" + name + "\">\n";
+    for (auto& [k, v] : args) out += "<parameter name=\"" + k + "\">" + raw(v) + "</parameter>\n";
+    return out + "</invoke>\n";
+  }
   if (format == "pythonic") {
     std::string out = name + "(";
     for (auto& [k, v] : args) out += (out.back() == '(' ? "" : ", ") + k + "=" + (v == "true" ? "True" : v == "false" ? "False" : v);
@@ -98,13 +103,14 @@ std::string render_call(const std::string& format, const std::string& name, cons
 std::string render(const std::string& format, const std::vector<std::pair<std::string, Args>>& calls) {
   std::string out;
   const char* sep = format == "llama3_json" ? "; " : (format == "mistral" || format == "pythonic") ? ", "
-                    : (format == "deepseek_v31" || format == "kimi_k2") ? "" : "\n";
+                    : (format == "deepseek_v31" || format == "kimi_k2" || format == "minimax_m2") ? "" : "\n";
   for (std::size_t i = 0; i < calls.size(); ++i)
     out += (i ? sep : "") + render_call(format, calls[i].first, calls[i].second, static_cast<int>(i));
   if (format == "mistral") return "[TOOL_CALLS][" + out + "]";
   if (format == "pythonic") return "[" + out + "]";
   if (format == "deepseek_v3" || format == "deepseek_v31") return "<｜tool▁calls▁begin｜>" + out + "<｜tool▁calls▁end｜>";
   if (format == "kimi_k2") return "<|tool_calls_section_begin|>" + out + "<|tool_calls_section_end|>";
+  if (format == "minimax_m2") return "<minimax:tool_call>\n" + out + "</minimax:tool_call>";
   return out;
 }
 
@@ -154,7 +160,7 @@ TEST(ToolCallPattern, ChatAndBrokenCallsDoNotMatch) {
         {{"days", "3"}, {"location", "\"Paris\""}},       // schema order
     };
     for (auto& args : broken) {
-      bool raw_format = format == "qwen3_coder" || format == "glm45";
+      bool raw_format = format == "qwen3_coder" || format == "glm45" || format == "minimax_m2";
       if (raw_format && args.size() > 1 && args[1].second == "\"3\"") continue;  // raw "3" is the integer 3 there
       std::string text = render(format, {{"get_weather", args}});
       EXPECT_FALSE(full_match(pattern, text)) << format << ": " << text;

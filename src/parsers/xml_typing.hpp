@@ -1,0 +1,61 @@
+// Typing of raw XML-style parameter values by the tool's JSON schema, as vLLM's minimax_m2
+// parser does it (the families whose peers type values this way: minimax_m2). Unlike ToolTypes
+// (core.hpp: the schema's "type" only), a parameter's types come from "type" (a name or a
+// list), the values of "enum", and the branches of "anyOf" / "oneOf" / "allOf"; a parameter
+// the schema does not describe is a string.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "parsers/core.hpp"
+
+namespace textedge::detail {
+
+class SchemaTypes {
+ public:
+  explicit SchemaTypes(const std::string& tools_json);
+  // The parameter's types, lower-case ({"string"} when the tools do not say).
+  std::vector<std::string> types(const std::string& tool, const std::string& parameter) const;
+
+ private:
+  struct Tool {
+    std::string name;
+    std::vector<std::pair<std::string, std::vector<std::string>>> params;
+  };
+  std::vector<Tool> tools_;
+};
+
+// A value stripped of surrounding whitespace (Python's str.strip()) and converted by its types:
+// "null", "none" and "nil" (any case) are null; then, in this order, whichever the types allow
+// and the text reads as: an integer (Python's int()), a number (float(); integral values are
+// written as integers), a boolean (true/1/yes/on, false/0/no/off), an object or array (JSON),
+// a string; else the text when it is JSON, else a string.
+std::string minimax_typed_value(std::string_view stripped, const std::vector<std::string>& types);
+
+// Reads one value up to its end tag, byte by byte. The values of string-only parameters stream
+// as written (surrounding whitespace held back and dropped; the first bytes held while they
+// could still be a null word); the others are held to the end tag and converted.
+class XmlValue {
+ public:
+  void begin(std::vector<std::string> types);
+  bool streamed() const { return streamed_; }
+  // True when `c` completes `end_tag` (which begins with '<' and has no other '<'): the value's
+  // JSON is then complete in the arguments.
+  bool step(unsigned char c, std::string_view end_tag, ToolScanner& out);
+
+ private:
+  void text(unsigned char c, ToolScanner& out);
+  void finish(ToolScanner& out);
+  std::vector<std::string> types_;
+  bool streamed_ = true, decided_ = false;
+  std::string value_, ws_;
+  std::size_t at_ = 0;
+};
+
+bool py_space(unsigned char c);  // what Python's str.strip() drops (ASCII)
+std::string_view py_strip(std::string_view s);
+
+}  // namespace textedge::detail

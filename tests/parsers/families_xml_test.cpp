@@ -1,0 +1,216 @@
+// The XML-style families added with minimax_m2 (and after it): whole and streamed parses,
+// typed values, broken and cut-off calls, content around calls, detection from the real chat
+// templates (tests/data/parsers/templates_xml/, sources in its SOURCES.md).
+#include <gtest/gtest.h>
+#include <simdjson.h>
+
+#include <fstream>
+#include <random>
+#include <sstream>
+
+#include "support/parse_stream.hpp"
+#include "textedge/output_parser.hpp"
+
+using namespace textedge;
+
+namespace {
+
+OutputParserOptions opts(std::string format, std::string reasoning = "none", bool partial = true, std::string tools = "") {
+  OutputParserOptions o;
+  o.format = std::move(format);
+  o.reasoning = std::move(reasoning);
+  o.partial_calls = partial;
+  o.id_seed = 42;
+  o.tools_json = std::move(tools);
+  return o;
+}
+
+bool valid_json(const std::string& s) {
+  simdjson::dom::parser p;
+  return p.parse(simdjson::padded_string(s)).error() == simdjson::SUCCESS;
+}
+
+// One feed, one byte at a time and random splits all give the same message; a call's first
+// fragment carries its id and name.
+ParsedMessage check(std::string_view text, const OutputParserOptions& o) {
+  ParsedMessage whole = streamed(text, o, {});
+  std::vector<std::size_t> cuts;
+  for (std::size_t i = 1; i < text.size(); ++i) cuts.push_back(i);
+  EXPECT_TRUE(same_message(streamed(text, o, cuts), whole)) << "one byte at a time: " << text;
+  std::mt19937 rng(7);
+  for (int round = 0; round < 100; ++round) {
+    std::vector<std::size_t> c;
+    for (std::size_t i = 1; i < text.size(); ++i)
+      if (rng() % 7 == 0) c.push_back(i);
+    EXPECT_TRUE(same_message(streamed(text, o, c), whole)) << "random split " << round << ": " << text;
+  }
+  OutputParser p(o);
+  std::vector<ChatDelta> deltas;
+  for (std::size_t i = 0; i < text.size(); ++i) p.feed(text.substr(i, 1), deltas);
+  p.finish(deltas);
+  std::vector<bool> seen;
+  for (auto& d : deltas)
+    if (d.kind == ChatDelta::Kind::tool_call) {
+      if (d.index >= static_cast<int>(seen.size())) seen.resize(d.index + 1);
+      EXPECT_EQ(!seen[d.index], !d.id.empty());
+      EXPECT_EQ(!seen[d.index], !d.name.empty());
+      seen[d.index] = true;
+    }
+  return whole;
+}
+
+struct Call {
+  std::string name, args;
+};
+
+void expect_calls(const ParsedMessage& m, const std::vector<Call>& calls) {
+  ASSERT_EQ(m.tool_calls.size(), calls.size()) << to_json(m);
+  for (std::size_t i = 0; i < calls.size(); ++i) {
+    EXPECT_EQ(m.tool_calls[i].name, calls[i].name);
+    EXPECT_EQ(m.tool_calls[i].arguments, calls[i].args);
+    EXPECT_TRUE(valid_json(m.tool_calls[i].arguments)) << m.tool_calls[i].arguments;
+  }
+  EXPECT_EQ(m.finish_reason, calls.empty() ? "stop" : "tool_calls");
+}
+
+// A well-formed output: both call policies, whole and streamed, give the same message.
+ParsedMessage both(std::string_view text, const std::string& format, const std::string& tools = "",
+                   const std::string& reasoning = "none") {
+  ParsedMessage a = check(text, opts(format, reasoning, true, tools));
+  ParsedMessage b = check(text, opts(format, reasoning, false, tools));
+  ParsedMessage w = parse_output(text, opts(format, reasoning, true, tools));
+  EXPECT_TRUE(same_message(a, b)) << text;
+  EXPECT_TRUE(same_message(a, w)) << text;
+  return a;
+}
+
+std::string read_template(const std::string& name) {
+  std::ifstream in(std::string(TEXTEDGE_SOURCE_DIR) + "/tests/data/parsers/templates_xml/" + name);
+  std::stringstream s;
+  s << in.rdbuf();
+  EXPECT_FALSE(s.str().empty()) << name;
+  return s.str();
+}
+
+}  // namespace
+
+// ---- minimax_m2 ----
+
+namespace {
+const std::string kMinimaxTools = R"([{"type": "function", "function": {"name": "edit", "parameters": {"type": "object", "properties": {
+    "path": {"type": "string"}, "line": {"type": "integer"}, "ratio": {"type": "number"}, "force": {"type": "boolean"},
+    "opts": {"type": "object"}, "nick": {"anyOf": [{"type": "string"}, {"type": "null"}]},
+    "config": {"anyOf": [{"type": "object"}, {"type": "null"}]}, "mode": {"enum": [1, 2]}, "tags": {"type": "array"}}}}},
+  {"type": "function", "function": {"name": "ls", "parameters": {"type": "object", "properties": {}}}}])";
+}  // namespace
+
+TEST(MinimaxM2, TwoCallsInOneBlock) {
+  std::string text =
+      "I'll check.\n<minimax:tool_call>\n<invoke name=\"get_weather\">\n<parameter name=\"city\">Paris</parameter>\n"
+      "<parameter name=\"days\">3</parameter>\n</invoke>\n<invoke name=\"get_time\">\n<parameter name=\"tz\">Asia/Tokyo"
+      "</parameter>\n</invoke>\n</minimax:tool_call>";
+  auto m = both(text, "minimax_m2");
+  EXPECT_EQ(m.content, "I'll check.\n");
+  // No tools: every value is a string, as in vLLM.
+  expect_calls(m, {{"get_weather", "{\"city\": \"Paris\", \"days\": \"3\"}"}, {"get_time", "{\"tz\": \"Asia/Tokyo\"}"}});
+}
+
+TEST(MinimaxM2, TypedValues) {
+  std::string text =
+      "<minimax:tool_call>\n<invoke name=\"edit\">\n<parameter name=\"path\">\n  src/a \"b\".cpp\n</parameter>\n"
+      "<parameter name=\"line\"> 042 </parameter>\n<parameter name=\"ratio\">2.50</parameter>\n"
+      "<parameter name=\"force\">Yes</parameter>\n<parameter name=\"opts\">{\"a\": [1, \"}\"]}</parameter>\n"
+      "<parameter name=\"nick\">null</parameter>\n<parameter name=\"config\">{\"theme\": \"dark\"}</parameter>\n"
+      "<parameter name=\"mode\">2</parameter>\n<parameter name=\"tags\">[\"x\"]</parameter>\n</invoke>\n"
+      "<invoke name='ls'>\n</invoke>\n</minimax:tool_call>";
+  auto m = both(text, "minimax_m2", kMinimaxTools);
+  EXPECT_EQ(m.content, "");
+  expect_calls(m, {{"edit", "{\"path\": \"src/a \\\"b\\\".cpp\", \"line\": 42, \"ratio\": 2.5, \"force\": true, \"opts\": {\"a\": [1, \"}\"]}, "
+                            "\"nick\": null, \"config\": {\"theme\": \"dark\"}, \"mode\": 2, \"tags\": [\"x\"]}"},
+                   {"ls", "{}"}});
+}
+
+TEST(MinimaxM2, ValueConversions) {
+  auto one = [](const std::string& param, const std::string& value) {
+    std::string text = "<minimax:tool_call><invoke name=\"edit\"><parameter name=\"" + param + "\">" + value +
+                       "</parameter></invoke></minimax:tool_call>";
+    auto m = both(text, "minimax_m2", kMinimaxTools);
+    return m.tool_calls.size() == 1 ? m.tool_calls[0].arguments : "<no call>";
+  };
+  EXPECT_EQ(one("line", "1_000"), "{\"line\": 1000}");
+  EXPECT_EQ(one("line", "-0"), "{\"line\": 0}");
+  EXPECT_EQ(one("line", "12x"), "{\"line\": \"12x\"}");  // not an integer: a string
+  EXPECT_EQ(one("ratio", "3.0"), "{\"ratio\": 3}");      // integral floats are integers (vLLM)
+  EXPECT_EQ(one("ratio", "1e-5"), "{\"ratio\": 1e-05}");
+  EXPECT_EQ(one("ratio", "0.0001"), "{\"ratio\": 0.0001}");
+  EXPECT_EQ(one("force", "off"), "{\"force\": false}");
+  EXPECT_EQ(one("force", "maybe"), "{\"force\": \"maybe\"}");
+  EXPECT_EQ(one("opts", "{bad"), "{\"opts\": \"{bad\"}");
+  EXPECT_EQ(one("line", "None"), "{\"line\": null}");
+  EXPECT_EQ(one("path", "nil"), "{\"path\": null}");  // vLLM: a null word is null whatever the type
+  EXPECT_EQ(one("path", "nile"), "{\"path\": \"nile\"}");
+  EXPECT_EQ(one("path", " no  pe \n"), "{\"path\": \"no  pe\"}");
+  EXPECT_EQ(one("path", ""), "{\"path\": \"\"}");
+  EXPECT_EQ(one("path", "a < b </param c"), "{\"path\": \"a < b </param c\"}");
+  EXPECT_EQ(one("other", "5"), "{\"other\": \"5\"}");  // not in the schema: a string
+}
+
+TEST(MinimaxM2, StringsStreamAsWritten) {
+  std::string text = "<minimax:tool_call>\n<invoke name=\"edit\">\n<parameter name=\"path\">  a b  ";
+  auto o = opts("minimax_m2", "none", true, kMinimaxTools);
+  OutputParser p(o);
+  std::vector<ChatDelta> deltas;
+  p.feed(text, deltas);
+  ParsedMessage m;
+  merge_deltas(deltas, m);
+  ASSERT_EQ(m.tool_calls.size(), 1u);
+  EXPECT_EQ(m.tool_calls[0].arguments, "{\"path\": \"a b");  // trailing spaces held
+}
+
+TEST(MinimaxM2, BrokenAndCutOffCalls) {
+  // Cut off: a whole message gives it back as content as written.
+  std::string cut = "Hi <minimax:tool_call>\n<invoke name=\"edit\">\n<parameter name=\"path\">a";
+  auto w = parse_output(cut, opts("minimax_m2"));
+  EXPECT_EQ(w.content, cut);
+  expect_calls(w, {});
+  // A stream keeps what it sent and finishes with stop.
+  auto s = check(cut, opts("minimax_m2"));
+  ASSERT_EQ(s.tool_calls.size(), 1u);
+  EXPECT_EQ(s.tool_calls[0].arguments, "{\"path\": \"a");
+  EXPECT_EQ(s.finish_reason, "tool_calls");  // merge_deltas counts the started call; the server counts completed ones
+  // Broken after a complete call: the first call stays, the rest is content.
+  std::string broken = "<minimax:tool_call>\n<invoke name=\"ls\">\n</invoke>\n<invoke nam=\"x\"></invoke>\n</minimax:tool_call>";
+  for (bool partial : {true, false}) {
+    auto m = check(broken, opts("minimax_m2", "none", partial));
+    expect_calls(m, {{"ls", "{}"}});
+    EXPECT_EQ(m.content, "\n<invoke nam=\"x\"></invoke>\n</minimax:tool_call>");  // text follows: the newline is content
+  }
+  // Unquoted name: not a call.
+  std::string unquoted = "<minimax:tool_call><invoke name=ls></invoke></minimax:tool_call>";
+  auto u = parse_output(unquoted, opts("minimax_m2"));
+  EXPECT_EQ(u.content, unquoted);
+  // An empty block is text.
+  auto e = both("<minimax:tool_call>\n</minimax:tool_call>", "minimax_m2");
+  EXPECT_EQ(e.content, "<minimax:tool_call>\n</minimax:tool_call>");
+  // A complete invoke whose block end is missing is complete.
+  auto n = both("<minimax:tool_call>\n<invoke name=\"ls\">\n</invoke>\n", "minimax_m2");
+  expect_calls(n, {{"ls", "{}"}});
+  EXPECT_EQ(n.content, "");
+}
+
+TEST(MinimaxM2, ContentAroundAndReasoning) {
+  std::string text = "Let me think.\n</think>\n\nSure.\n<minimax:tool_call>\n<invoke name=\"ls\">\n</invoke>\n</minimax:tool_call>\nDone.";
+  auto o = opts("minimax_m2", "think", true);
+  o.starts_in_reasoning = true;
+  auto m = check(text, o);
+  EXPECT_EQ(m.reasoning_content, "Let me think.\n");
+  EXPECT_EQ(m.content, "\n\nSure.\n\nDone.");
+  expect_calls(m, {{"ls", "{}"}});
+}
+
+TEST(MinimaxM2, DetectsItsTemplate) {
+  auto d = detect_format(read_template("llamacpp__unsloth-MiniMax-M2.jinja"));
+  EXPECT_EQ(d.format, "minimax_m2");
+  EXPECT_EQ(d.reasoning, "think");
+  EXPECT_TRUE(d.starts_in_reasoning);
+}
