@@ -13,7 +13,7 @@ namespace detail {
 namespace {
 // "mistral": Magistral's [THINK]...[/THINK]; "harmony": gpt-oss's analysis channel, which the
 // harmony format itself turns into reasoning (so this layer does nothing).
-constexpr const char* kReasoning[] = {"none", "think", "qwen3", "deepseek_r1", "mistral", "harmony"};
+constexpr const char* kReasoning[] = {"none", "think", "qwen3", "deepseek_r1", "mistral", "harmony", "seed_oss"};
 
 std::string reasoning_names() {
   std::string s;
@@ -27,10 +27,17 @@ std::string reasoning_names() {
 // deepseek_r1: the output starts in reasoning (the template ends the prompt with <think>), a
 // leading <think> is dropped, and everything before </think> is reasoning.
 class ParserCore {
+  // Seed-OSS: <seed:think>...</seed:think>.
+  static std::string open_marker(const std::string& r) {
+    return r == "mistral" ? "[THINK]" : r == "seed_oss" ? "<seed:think>" : "<think>";
+  }
+  static std::string close_marker(const std::string& r) {
+    return r == "mistral" ? "[/THINK]" : r == "seed_oss" ? "</seed:think>" : "</think>";
+  }
+
  public:
   explicit ParserCore(const OutputParserOptions& o)
-      : open_({o.reasoning == "mistral" ? "[THINK]" : "<think>"}),
-        close_({o.reasoning == "mistral" ? "[/THINK]" : "</think>", o.reasoning == "mistral" ? "[THINK]" : "<think>"}) {
+      : open_({open_marker(o.reasoning)}), close_({close_marker(o.reasoning), open_marker(o.reasoning)}) {
     const Family* family = find_family(o.format);
     if (!family) throw Error("unknown tool call format \"" + o.format + "\" (known: " + family_names() + ")");
     if (family->make) tools_ = family->make(em_, o);
@@ -233,6 +240,7 @@ std::vector<std::string> parser_markers(const OutputParserOptions& o) {
       {"qwen3", {"<think>", "</think>"}},
       {"deepseek_r1", {"<think>", "</think>"}},
       {"mistral", {"[THINK]", "[/THINK]"}},
+      {"seed_oss", {"<seed:think>", "</seed:think>"}},
   };
   std::vector<std::string> out;
   auto add = [&](const auto& markers) {
@@ -261,7 +269,9 @@ DetectedFormat detect_format(std::string_view t) {
       break;
     }
   // Reasoning.
-  if (has("<think>") || has("</think>")) {  // DeepSeek-R1 templates only strip "</think>"
+  if (has("<seed:think>")) {  // Seed-OSS (the model opens its reasoning itself)
+    d.reasoning = "seed_oss";
+  } else if (has("<think>") || has("</think>")) {  // DeepSeek-R1 templates only strip "</think>"
     if (has("<｜Assistant｜>"))
       d.reasoning = "deepseek_r1";  // DeepSeek-R1: the prompt ends with <think>
     else if (has("enable_thinking"))

@@ -214,3 +214,45 @@ TEST(MinimaxM2, DetectsItsTemplate) {
   EXPECT_EQ(d.reasoning, "think");
   EXPECT_TRUE(d.starts_in_reasoning);
 }
+
+// ---- seed_oss ----
+
+namespace {
+const std::string kSeedTools = R"([{"type": "function", "function": {"name": "edit", "parameters": {"type": "object", "properties": {
+    "path": {"type": "string"}, "line": {"type": "integer"}, "opts": {"type": "object"}}}}}])";
+}  // namespace
+
+TEST(SeedOss, CallsAfterReasoning) {
+  std::string text =
+      "<seed:think>Use edit. Format: <seed:tool_call>\n<function=x>\n</function>\n</seed:tool_call></seed:think>Editing.\n"
+      "<seed:tool_call>\n<function=edit>\n<parameter=path>a \"b\".cpp</parameter>\n<parameter=line>42</parameter>\n"
+      "<parameter=opts>{'a': True}</parameter>\n</function>\n</seed:tool_call>\n<seed:tool_call>\n<function=edit>\n"
+      "<parameter=path>\nmulti\nline\n</parameter>\n</function>\n</seed:tool_call>";
+  auto m = both(text, "seed_oss", kSeedTools, "seed_oss");
+  EXPECT_EQ(m.reasoning_content, "Use edit. Format: <seed:tool_call>\n<function=x>\n</function>\n</seed:tool_call>");
+  EXPECT_EQ(m.content, "Editing.\n");
+  expect_calls(m, {{"edit", "{\"path\": \"a \\\"b\\\".cpp\", \"line\": 42, \"opts\": {\"a\": true}}"},
+                   {"edit", "{\"path\": \"multi\\nline\"}"}});
+}
+
+TEST(SeedOss, BrokenAndCutOff) {
+  std::string cut = "Hi <seed:tool_call>\n<function=edit>\n<parameter=path>abc";
+  auto w = parse_output(cut, opts("seed_oss", "seed_oss", true, kSeedTools));
+  EXPECT_EQ(w.content, cut);
+  EXPECT_TRUE(w.tool_calls.empty());
+  // The Qwen3-Coder wrapper is not Seed-OSS's: text.
+  std::string other = "<tool_call>\n<function=edit>\n</function>\n</tool_call>";
+  auto o = both(other, "seed_oss", kSeedTools, "seed_oss");
+  EXPECT_EQ(o.content, other);
+  EXPECT_TRUE(o.tool_calls.empty());
+}
+
+TEST(SeedOss, DetectsItsTemplate) {
+  auto d = detect_format(read_template("llamacpp__ByteDance-Seed-OSS.jinja"));
+  EXPECT_EQ(d.format, "seed_oss");
+  EXPECT_EQ(d.reasoning, "seed_oss");
+  EXPECT_FALSE(d.starts_in_reasoning);
+  EXPECT_EQ(parser_markers(opts("seed_oss", "seed_oss")),
+            (std::vector<std::string>{"<seed:tool_call>", "</seed:tool_call>", "<function=", "</function>", "<parameter=",
+                                      "</parameter>", "<seed:think>", "</seed:think>"}));
+}
