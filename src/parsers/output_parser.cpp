@@ -281,7 +281,8 @@ DetectedFormat detect_format(std::string_view t) {
     // The generation prompt opens the reasoning: QwQ-32B, Qwen3-*-Thinking-2507, DeepSeek-R1-0528.
     d.starts_in_reasoning =
         has("assistant\\n<think>\\n") || has("<｜Assistant｜><think>\\n") || d.reasoning == "deepseek_r1" ||
-        has("]~b]ai' ~ '\\n' ~ '<think>'");  // MiniMax-M2
+        has("]~b]ai' ~ '\\n' ~ '<think>'") ||                 // MiniMax-M2
+        has("<|assistant|>{{- '</think>' if (enable_thinking is defined and not enable_thinking) else '<think>'");  // GLM-4.7
   }
   return d;
 }

@@ -256,3 +256,28 @@ TEST(SeedOss, DetectsItsTemplate) {
             (std::vector<std::string>{"<seed:tool_call>", "</seed:tool_call>", "<function=", "</function>", "<parameter=",
                                       "</parameter>", "<seed:think>", "</seed:think>"}));
 }
+
+// ---- glm47 ----
+
+TEST(Glm47, CallsWithoutNewlines) {
+  const std::string tools = R"([{"type": "function", "function": {"name": "get_weather", "parameters": {"type": "object", "properties": {
+      "city": {"type": "string"}, "days": {"type": "integer"}}}}}])";
+  std::string text =
+      "Checking.<tool_call>get_weather<arg_key>city</arg_key><arg_value>Beijing</arg_value><arg_key>days</arg_key>"
+      "<arg_value>3</arg_value></tool_call><tool_call>get_current_date</tool_call>";
+  auto m = both(text, "glm47", tools, "think");
+  EXPECT_EQ(m.content, "Checking.");
+  expect_calls(m, {{"get_weather", "{\"city\": \"Beijing\", \"days\": 3}"}, {"get_current_date", "{}"}});
+  // GLM-4.5's newlines are read too (the same scanner).
+  auto n = both("<tool_call>get_weather\n<arg_key>city</arg_key>\n<arg_value>Beijing</arg_value>\n</tool_call>", "glm47", tools);
+  expect_calls(n, {{"get_weather", "{\"city\": \"Beijing\"}"}});
+}
+
+TEST(Glm47, DetectsItsTemplateAndGlm46Stays) {
+  auto d = detect_format(read_template("llamacpp__GLM-4.7-Flash.jinja"));
+  EXPECT_EQ(d.format, "glm47");
+  EXPECT_TRUE(d.starts_in_reasoning);  // the generation prompt ends with <think>
+  auto g = detect_format(read_template("llamacpp__GLM-4.6.jinja"));
+  EXPECT_EQ(g.format, "glm45");
+  EXPECT_FALSE(g.starts_in_reasoning);
+}

@@ -86,6 +86,11 @@ std::string render_call(const std::string& format, const std::string& name, cons
     for (auto& [k, v] : args) out += "<arg_key>" + k + "</arg_key>\n<arg_value>" + raw(v) + "</arg_value>\n";
     return out + "</tool_call>";
   }
+  if (format == "glm47") {
+    std::string out = "<tool_call>" + name;
+    for (auto& [k, v] : args) out += "<arg_key>" + k + "</arg_key><arg_value>" + raw(v) + "</arg_value>";
+    return out + "</tool_call>";
+  }
   if (format == "seed_oss") {
     std::string out = "<seed:tool_call>\n<function=" + name + ">\n";
     for (auto& [k, v] : args) out += "<parameter=" + k + ">" + raw(v) + "</parameter>\n";
@@ -108,7 +113,7 @@ std::string render_call(const std::string& format, const std::string& name, cons
 std::string render(const std::string& format, const std::vector<std::pair<std::string, Args>>& calls) {
   std::string out;
   const char* sep = format == "llama3_json" ? "; " : (format == "mistral" || format == "pythonic") ? ", "
-                    : (format == "deepseek_v31" || format == "kimi_k2" || format == "minimax_m2") ? "" : "\n";
+                    : (format == "deepseek_v31" || format == "kimi_k2" || format == "minimax_m2" || format == "glm47") ? "" : "\n";
   for (std::size_t i = 0; i < calls.size(); ++i)
     out += (i ? sep : "") + render_call(format, calls[i].first, calls[i].second, static_cast<int>(i));
   if (format == "mistral") return "[TOOL_CALLS][" + out + "]";
@@ -165,7 +170,7 @@ TEST(ToolCallPattern, ChatAndBrokenCallsDoNotMatch) {
         {{"days", "3"}, {"location", "\"Paris\""}},       // schema order
     };
     for (auto& args : broken) {
-      bool raw_format = format == "qwen3_coder" || format == "glm45" || format == "minimax_m2" || format == "seed_oss";
+      bool raw_format = format == "qwen3_coder" || format == "glm45" || format == "minimax_m2" || format == "seed_oss" || format == "glm47";
       if (raw_format && args.size() > 1 && args[1].second == "\"3\"") continue;  // raw "3" is the integer 3 there
       std::string text = render(format, {{"get_weather", args}});
       EXPECT_FALSE(full_match(pattern, text)) << format << ": " << text;
