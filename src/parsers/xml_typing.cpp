@@ -204,6 +204,44 @@ std::vector<std::string> SchemaTypes::types(const std::string& tool, const std::
   return {"string"};
 }
 
+bool SchemaTypes::describes(const std::string& tool, const std::string& parameter) const {
+  for (auto& t : tools_)
+    if (t.name == tool) {
+      for (auto& [k, types] : t.params)
+        if (k == parameter) return true;
+      return false;
+    }
+  return false;
+}
+
+std::string dsml_typed_value(std::string_view raw, bool string_attr, const std::vector<std::string>& types, bool typed) {
+  bool json = !string_attr && is_json(raw);
+  if (!typed) return json ? std::string(raw) : json_quote(raw);
+  bool allows_string = has(types, "string") || has(types, "str") || has(types, "text");
+  if (!json) return allows_string ? json_quote(raw) : minimax_typed_value(py_strip(raw), types);
+  simdjson::dom::parser p;
+  simdjson::dom::element e = p.parse(simdjson::padded_string(raw)).value();
+  using T = simdjson::dom::element_type;
+  bool only_string = allows_string;
+  for (auto& t : types) only_string = only_string && (t == "string" || t == "str" || t == "text");
+  switch (e.type()) {
+    case T::STRING: return std::string(raw);
+    case T::NULL_VALUE: return allows_string && !has(types, "null") ? json_quote(py_strip(raw)) : std::string("null");
+    case T::INT64:
+    case T::UINT64:
+    case T::DOUBLE: {
+      if (has(types, "integer") || has(types, "number")) {
+        std::string out;
+        if (py_float(py_strip(raw), out)) return out;
+        return std::string(raw);
+      }
+      return only_string ? json_quote(raw) : std::string(raw);
+    }
+    case T::BOOL: return only_string ? json_quote(raw) : std::string(raw);
+    default: return only_string ? json_quote(raw) : std::string(raw);
+  }
+}
+
 std::string minimax_typed_value(std::string_view v, const std::vector<std::string>& types) {
   if (null_word(v)) return "null";
   std::string out;
@@ -226,9 +264,12 @@ std::string minimax_typed_value(std::string_view v, const std::vector<std::strin
   return json_quote(v);
 }
 
-void XmlValue::begin(std::vector<std::string> types) {
+void XmlValue::begin(std::vector<std::string> types, Rules rules, bool string_attr, bool typed) {
   types_ = std::move(types);
-  streamed_ = string_only(types_);
+  rules_ = rules;
+  string_attr_ = string_attr;
+  typed_ = typed;
+  streamed_ = rules == Rules::minimax ? string_only(types_) : string_attr && (!typed || string_only(types_));
   decided_ = false;
   value_.clear();
   ws_.clear();
@@ -258,6 +299,12 @@ void XmlValue::text(unsigned char c, ToolScanner& out) {
     value_ += static_cast<char>(c);
     return;
   }
+  if (rules_ == Rules::dsml) {  // as written
+    if (!decided_) out.add_args("\"");
+    decided_ = true;
+    escaped(std::string_view(reinterpret_cast<const char*>(&c), 1), out);
+    return;
+  }
   if (decided_) {
     if (py_space(c)) {
       ws_ += static_cast<char>(c);
@@ -280,7 +327,10 @@ void XmlValue::text(unsigned char c, ToolScanner& out) {
 }
 
 void XmlValue::finish(ToolScanner& out) {
-  if (!streamed_) {
+  if (rules_ == Rules::dsml) {
+    if (!streamed_) out.add_args(dsml_typed_value(value_, string_attr_, types_, typed_));
+    else out.add_args(decided_ ? "\"" : "\"\"");
+  } else if (!streamed_) {
     out.add_args(minimax_typed_value(py_strip(value_), types_));
   } else if (decided_) {
     out.add_args("\"");

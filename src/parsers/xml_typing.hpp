@@ -26,6 +26,9 @@ class SchemaTypes {
     std::vector<std::pair<std::string, std::vector<std::string>>> params;
   };
   std::vector<Tool> tools_;
+
+ public:
+  bool describes(const std::string& tool, const std::string& parameter) const;  // the schema has this parameter
 };
 
 // A value stripped of surrounding whitespace (Python's str.strip()) and converted by its types:
@@ -35,12 +38,24 @@ class SchemaTypes {
 // a string; else the text when it is JSON, else a string.
 std::string minimax_typed_value(std::string_view stripped, const std::vector<std::string>& types);
 
+// DeepSeek-V3.2's DSML parameter value (`raw` as written, `string_attr` its string="true|false"),
+// as vLLM's deepseek_v32 parser reads it: string="true" is a string, string="false" is JSON
+// (a string when it does not parse); then the schema's types (SchemaTypes) coerce it: a string
+// where the schema has no string type is converted as minimax_typed_value converts it; null
+// where the schema allows a string but not null is "null"; an integral number where the schema
+// says number or integer is an integer; a non-string where the schema allows only strings is its
+// text. `typed`: the schema describes the parameter (else the value stays as read).
+std::string dsml_typed_value(std::string_view raw, bool string_attr, const std::vector<std::string>& types, bool typed);
+
 // Reads one value up to its end tag, byte by byte. The values of string-only parameters stream
 // as written (surrounding whitespace held back and dropped; the first bytes held while they
 // could still be a null word); the others are held to the end tag and converted.
 class XmlValue {
  public:
-  void begin(std::vector<std::string> types);
+  enum class Rules : unsigned char { minimax, dsml };
+  // dsml: string_attr is the value's string="true|false"; typed: the schema describes it. DSML
+  // values are not stripped; a string="true" value of a string (or undescribed) parameter streams.
+  void begin(std::vector<std::string> types, Rules rules = Rules::minimax, bool string_attr = true, bool typed = true);
   bool streamed() const { return streamed_; }
   // True when `c` completes `end_tag` (which begins with '<' and has no other '<'): the value's
   // JSON is then complete in the arguments.
@@ -50,6 +65,8 @@ class XmlValue {
   void text(unsigned char c, ToolScanner& out);
   void finish(ToolScanner& out);
   std::vector<std::string> types_;
+  Rules rules_ = Rules::minimax;
+  bool string_attr_ = true, typed_ = true;
   bool streamed_ = true, decided_ = false;
   std::string value_, ws_;
   std::size_t at_ = 0;

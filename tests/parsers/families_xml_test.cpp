@@ -281,3 +281,56 @@ TEST(Glm47, DetectsItsTemplateAndGlm46Stays) {
   EXPECT_EQ(g.format, "glm45");
   EXPECT_FALSE(g.starts_in_reasoning);
 }
+
+// ---- deepseek_v32 ----
+
+namespace {
+std::string dsml_param(const std::string& k, bool str, const std::string& v) {
+  return "<｜DSML｜parameter name=\"" + k + "\" string=\"" + (str ? "true" : "false") + "\">" + v + "</｜DSML｜parameter>\n";
+}
+std::string dsml_call(const std::string& name, const std::string& params) {
+  return "<｜DSML｜invoke name=\"" + name + "\">\n" + params + "</｜DSML｜invoke>\n";
+}
+std::string dsml_block(const std::string& calls) { return "<｜DSML｜function_calls>\n" + calls + "</｜DSML｜function_calls>"; }
+const std::string kDsmlTools = R"([{"type": "function", "function": {"name": "f", "parameters": {"type": "object", "properties": {
+    "s": {"type": "string"}, "n": {"type": "integer"}, "x": {"type": "number"}, "o": {"anyOf": [{"type": "object"}, {"type": "null"}]},
+    "ns": {"type": ["null", "string"]}, "b": {"type": "boolean"}}}}}])";
+}  // namespace
+
+TEST(DeepSeekV32, TwoCallsTyped) {
+  std::string text = "Sure.\n\n" + dsml_block(dsml_call("f", dsml_param("s", true, " a \"b\"\n") + dsml_param("n", false, "42") +
+                                                            dsml_param("x", false, "3.0") + dsml_param("o", true, "{\"k\": [1]}") +
+                                                            dsml_param("ns", false, "null") + dsml_param("b", false, "true")) +
+                                             dsml_call("g", dsml_param("q", false, "[1, 2]") + dsml_param("r", true, "[1]")));
+  auto m = both("Hmm.</think>" + text, "deepseek_v32", kDsmlTools, "deepseek_r1");  // deepseek_r1 starts in reasoning
+  EXPECT_EQ(m.reasoning_content, "Hmm.");
+  EXPECT_EQ(m.tool_calls.size(), 2u);
+  auto c = both(text, "deepseek_v32", kDsmlTools);
+  EXPECT_EQ(c.content, "Sure.\n\n");
+  expect_calls(c, {{"f", "{\"s\": \" a \\\"b\\\"\\n\", \"n\": 42, \"x\": 3, \"o\": {\"k\": [1]}, \"ns\": null, \"b\": true}"},
+                   {"g", "{\"q\": [1, 2], \"r\": \"[1]\"}"}});
+}
+
+TEST(DeepSeekV32, SchemaCoercions) {
+  auto one = [](const std::string& k, bool str, const std::string& v) {
+    auto m = both(dsml_block(dsml_call("f", dsml_param(k, str, v))), "deepseek_v32", kDsmlTools);
+    return m.tool_calls.size() == 1 ? m.tool_calls[0].arguments : "<no call>";
+  };
+  EXPECT_EQ(one("n", true, "42"), "{\"n\": 42}");      // string="true", integer schema
+  EXPECT_EQ(one("n", false, "abc"), "{\"n\": \"abc\"}");
+  EXPECT_EQ(one("s", false, "null"), "{\"s\": \"null\"}");  // a string schema keeps the text
+  EXPECT_EQ(one("s", false, "12"), "{\"s\": \"12\"}");
+  EXPECT_EQ(one("ns", false, "hello"), "{\"ns\": \"hello\"}");
+  EXPECT_EQ(one("z", false, "{\"a\": 1}"), "{\"z\": {\"a\": 1}}");  // not in the schema: JSON as read
+  EXPECT_EQ(one("z", true, "{\"a\": 1}"), "{\"z\": \"{\\\"a\\\": 1}\"}");
+}
+
+TEST(DeepSeekV32, BrokenAndDetection) {
+  std::string bad = dsml_block(dsml_call("f", "<｜DSML｜parameter name=\"s\" string=\"maybe\">x</｜DSML｜parameter>\n"));
+  auto m = parse_output(bad, opts("deepseek_v32", "none", true, kDsmlTools));
+  EXPECT_EQ(m.content, bad);
+  EXPECT_TRUE(m.tool_calls.empty());
+  auto d = detect_format(read_template("llamacpp__DeepSeek-V3.2.jinja"));
+  EXPECT_EQ(d.format, "deepseek_v32");
+  EXPECT_EQ(d.reasoning, "deepseek_r1");
+}
