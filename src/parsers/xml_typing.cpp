@@ -102,7 +102,7 @@ bool py_int(std::string_view s, std::string& out) {
 
 // Python's float(s) for a stripped s, integral values as int(): written as JSON. Infinities and
 // NaN are not values JSON can carry (vLLM fails on them): not a number here.
-bool py_float(std::string_view s, std::string& out) {
+bool py_float(std::string_view s, std::string& out, bool keep_float = false) {
   std::size_t i = 0;
   std::string text;
   if (i < s.size() && (s[i] == '+' || s[i] == '-')) text += s[i++];
@@ -122,7 +122,10 @@ bool py_float(std::string_view s, std::string& out) {
   double v = std::strtod(text.c_str(), nullptr);
   if (!std::isfinite(v)) return false;
   char buf[400];
-  if (v == std::trunc(v)) {
+  if (v == std::trunc(v) && keep_float && std::fabs(v) < 1e16) {  // Python's repr of an integral float: "3.0"
+    std::snprintf(buf, sizeof buf, "%.1f", v);
+    out = buf;
+  } else if (v == std::trunc(v) && !keep_float) {
     std::snprintf(buf, sizeof buf, "%.0f", v == 0 ? 0.0 : v);
     out = buf;
   } else {
@@ -190,6 +193,10 @@ SchemaTypes::SchemaTypes(const std::string& tools_json) {
       collect_types(v, types);
       if (types.empty()) types.push_back("string");
       tool.params.emplace_back(std::string(k), std::move(types));
+      std::string direct;
+      if (v.is_object())
+        if (auto t = v.find("type"); t && t->is_string()) direct = std::string(t->str());
+      tool.direct.push_back(std::move(direct));
     }
   }
 }
@@ -202,6 +209,29 @@ std::vector<std::string> SchemaTypes::types(const std::string& tool, const std::
       break;
     }
   return {"string"};
+}
+
+std::string SchemaTypes::direct_type(const std::string& tool, const std::string& parameter) const {
+  for (auto& t : tools_)
+    if (t.name == tool) {
+      for (std::size_t i = 0; i < t.params.size(); ++i)
+        if (t.params[i].first == parameter) return t.direct[i];
+      return "";
+    }
+  return "";
+}
+
+std::string step3_typed_value(std::string_view raw, const std::string& type) {
+  std::string_view v = py_strip(raw);
+  std::string out;
+  if (type == "integer" && py_int(v, out)) return out;
+  if (type == "number" && py_float(v, out, true)) return out;
+  if (type == "boolean") {
+    std::string l = lower(v);
+    if (l == "true" || l == "false") return l;
+  }
+  if (type == "null" && lower(v) == "null") return "null";
+  return json_quote(v);
 }
 
 bool SchemaTypes::describes(const std::string& tool, const std::string& parameter) const {
@@ -269,7 +299,12 @@ void XmlValue::begin(std::vector<std::string> types, Rules rules, bool string_at
   rules_ = rules;
   string_attr_ = string_attr;
   typed_ = typed;
-  streamed_ = rules == Rules::minimax ? string_only(types_) : string_attr && (!typed || string_only(types_));
+  if (rules == Rules::step3) {
+    const std::string& t = types_.empty() ? std::string() : types_[0];
+    streamed_ = t != "integer" && t != "number" && t != "boolean" && t != "null";
+  } else {
+    streamed_ = rules == Rules::minimax ? string_only(types_) : string_attr && (!typed || string_only(types_));
+  }
   decided_ = false;
   value_.clear();
   ws_.clear();
@@ -299,7 +334,7 @@ void XmlValue::text(unsigned char c, ToolScanner& out) {
     value_ += static_cast<char>(c);
     return;
   }
-  if (rules_ == Rules::dsml) {  // as written
+  if (rules_ != Rules::minimax) {  // as written
     if (!decided_) out.add_args("\"");
     decided_ = true;
     escaped(std::string_view(reinterpret_cast<const char*>(&c), 1), out);
@@ -327,7 +362,9 @@ void XmlValue::text(unsigned char c, ToolScanner& out) {
 }
 
 void XmlValue::finish(ToolScanner& out) {
-  if (rules_ == Rules::dsml) {
+  if (rules_ == Rules::step3 && !streamed_) {
+    out.add_args(step3_typed_value(value_, types_[0]));
+  } else if (rules_ != Rules::minimax) {
     if (!streamed_) out.add_args(dsml_typed_value(value_, string_attr_, types_, typed_));
     else out.add_args(decided_ ? "\"" : "\"\"");
   } else if (!streamed_) {

@@ -24,11 +24,14 @@ class SchemaTypes {
   struct Tool {
     std::string name;
     std::vector<std::pair<std::string, std::vector<std::string>>> params;
+    std::vector<std::string> direct;  // per parameter, as params
   };
   std::vector<Tool> tools_;
 
  public:
   bool describes(const std::string& tool, const std::string& parameter) const;  // the schema has this parameter
+  // The parameter's "type" when it is a single name ("" when absent, a list, or not described).
+  std::string direct_type(const std::string& tool, const std::string& parameter) const;
 };
 
 // A value stripped of surrounding whitespace (Python's str.strip()) and converted by its types:
@@ -47,12 +50,20 @@ std::string minimax_typed_value(std::string_view stripped, const std::vector<std
 // text. `typed`: the schema describes the parameter (else the value stays as read).
 std::string dsml_typed_value(std::string_view raw, bool string_attr, const std::vector<std::string>& types, bool typed);
 
+// Step3's value of a parameter whose schema type is `type` (integer, number, boolean or null):
+// stripped, then int() / float() (written as Python writes a float) / true|false / null when it
+// reads as one, else the stripped text as a string.
+std::string step3_typed_value(std::string_view raw, const std::string& type);
+
 // Reads one value up to its end tag, byte by byte. The values of string-only parameters stream
 // as written (surrounding whitespace held back and dropped; the first bytes held while they
 // could still be a null word); the others are held to the end tag and converted.
 class XmlValue {
  public:
-  enum class Rules : unsigned char { minimax, dsml };
+  // step3: `types` holds the schema's own "type" when it is a name ({} otherwise); values of
+  // integer, number, boolean and null parameters are stripped and converted (Step3's
+  // _cast_arguments in vLLM), all others are strings as written.
+  enum class Rules : unsigned char { minimax, dsml, step3 };
   // dsml: string_attr is the value's string="true|false"; typed: the schema describes it. DSML
   // values are not stripped; a string="true" value of a string (or undescribed) parameter streams.
   void begin(std::vector<std::string> types, Rules rules = Rules::minimax, bool string_attr = true, bool typed = true);

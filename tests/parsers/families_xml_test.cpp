@@ -334,3 +334,35 @@ TEST(DeepSeekV32, BrokenAndDetection) {
   EXPECT_EQ(d.format, "deepseek_v32");
   EXPECT_EQ(d.reasoning, "deepseek_r1");
 }
+
+// ---- step3 ----
+
+namespace {
+const std::string kStepTools = R"([{"type": "function", "function": {"name": "edit", "parameters": {"type": "object", "properties": {
+    "s": {"type": "string"}, "n": {"type": "integer"}, "x": {"type": "number"}, "b": {"type": "boolean"}, "o": {"type": "object"}}}}}])";
+std::string step_call(const std::string& params, bool sep = true) {
+  return std::string("<｜tool_call_begin｜>") + (sep ? "function<｜tool_sep｜>" : "") + "<steptml:invoke name=\"edit\">" + params +
+         "</steptml:invoke><｜tool_call_end｜>";
+}
+}  // namespace
+
+TEST(Step3, TypedValuesKeepStringWhitespace) {
+  std::string text = "Editing.\n<｜tool_calls_begin｜>" +
+                     step_call("<steptml:parameter name=\"s\">  if x:\n</steptml:parameter><steptml:parameter name=\"n\"> 4 </steptml:parameter>"
+                               "<steptml:parameter name=\"x\">2</steptml:parameter><steptml:parameter name=\"b\"> True </steptml:parameter>"
+                               "<steptml:parameter name=\"o\">{\"a\": 1}</steptml:parameter>") +
+                     "\n" + step_call("", false) + "<｜tool_calls_end｜>";
+  auto m = both(text, "step3", kStepTools, "think");
+  EXPECT_EQ(m.content, "Editing.\n");
+  expect_calls(m, {{"edit", "{\"s\": \"  if x:\\n\", \"n\": 4, \"x\": 2.0, \"b\": true, \"o\": \"{\\\"a\\\": 1}\"}"}, {"edit", "{}"}});
+}
+
+TEST(Step3, BrokenAndDetection) {
+  std::string cut = "<｜tool_calls_begin｜><｜tool_call_begin｜><steptml:invoke name=\"edit\">";
+  auto m = parse_output(cut, opts("step3", "none", true, kStepTools));
+  EXPECT_EQ(m.content, cut);
+  EXPECT_TRUE(m.tool_calls.empty());
+  // No real Step-3 template is at hand: the markers its template writes.
+  EXPECT_EQ(detect_format("<｜tool_calls_begin｜><｜tool_call_begin｜>function<｜tool_sep｜><steptml:invoke name=\"{{ name }}\">").format,
+            "step3");
+}

@@ -92,6 +92,11 @@ std::string render_call(const std::string& format, const std::string& name, cons
       out += "<｜DSML｜parameter name=\"" + k + "\" string=\"" + (v[0] == '"' ? "true" : "false") + "\">" + raw(v) + "</｜DSML｜parameter>\n";
     return out + "</｜DSML｜invoke>\n";
   }
+  if (format == "step3") {
+    std::string out = "<｜tool_call_begin｜>function<｜tool_sep｜><steptml:invoke name=\"" + name + "\">";
+    for (auto& [k, v] : args) out += "<steptml:parameter name=\"" + k + "\">" + raw(v) + "</steptml:parameter>";
+    return out + "</steptml:invoke><｜tool_call_end｜>";
+  }
   if (format == "glm47") {
     std::string out = "<tool_call>" + name;
     for (auto& [k, v] : args) out += "<arg_key>" + k + "</arg_key><arg_value>" + raw(v) + "</arg_value>";
@@ -120,7 +125,7 @@ std::string render(const std::string& format, const std::vector<std::pair<std::s
   std::string out;
   const char* sep = format == "llama3_json" ? "; " : (format == "mistral" || format == "pythonic") ? ", "
                     : (format == "deepseek_v31" || format == "kimi_k2" || format == "minimax_m2" || format == "glm47" ||
-                       format == "deepseek_v32") ? "" : "\n";
+                       format == "deepseek_v32" || format == "step3") ? "" : "\n";
   for (std::size_t i = 0; i < calls.size(); ++i)
     out += (i ? sep : "") + render_call(format, calls[i].first, calls[i].second, static_cast<int>(i));
   if (format == "mistral") return "[TOOL_CALLS][" + out + "]";
@@ -129,6 +134,7 @@ std::string render(const std::string& format, const std::vector<std::pair<std::s
   if (format == "kimi_k2") return "<|tool_calls_section_begin|>" + out + "<|tool_calls_section_end|>";
   if (format == "minimax_m2") return "<minimax:tool_call>\n" + out + "</minimax:tool_call>";
   if (format == "deepseek_v32") return "<｜DSML｜function_calls>\n" + out + "</｜DSML｜function_calls>";
+  if (format == "step3") return "<｜tool_calls_begin｜>" + out + "<｜tool_calls_end｜>";
   return out;
 }
 
@@ -179,7 +185,7 @@ TEST(ToolCallPattern, ChatAndBrokenCallsDoNotMatch) {
     };
     for (auto& args : broken) {
       bool raw_format = format == "qwen3_coder" || format == "glm45" || format == "minimax_m2" || format == "seed_oss" || format == "glm47" ||
-                        format == "deepseek_v32";
+                        format == "deepseek_v32" || format == "step3";
       if (raw_format && args.size() > 1 && args[1].second == "\"3\"") continue;  // raw "3" is the integer 3 there
       std::string text = render(format, {{"get_weather", args}});
       EXPECT_FALSE(full_match(pattern, text)) << format << ": " << text;
