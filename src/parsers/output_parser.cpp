@@ -13,7 +13,7 @@ namespace detail {
 namespace {
 // "mistral": Magistral's [THINK]...[/THINK]; "harmony": gpt-oss's analysis channel, which the
 // harmony format itself turns into reasoning (so this layer does nothing).
-constexpr const char* kReasoning[] = {"none", "think", "qwen3", "deepseek_r1", "mistral", "harmony", "seed_oss"};
+constexpr const char* kReasoning[] = {"none", "think", "qwen3", "deepseek_r1", "mistral", "harmony", "seed_oss", "kimi_k3"};
 
 std::string reasoning_names() {
   std::string s;
@@ -27,12 +27,12 @@ std::string reasoning_names() {
 // deepseek_r1: the output starts in reasoning (the template ends the prompt with <think>), a
 // leading <think> is dropped, and everything before </think> is reasoning.
 class ParserCore {
-  // Seed-OSS: <seed:think>...</seed:think>.
+  // Seed-OSS: <seed:think>...</seed:think>; Kimi K3: its think channel.
   static std::string open_marker(const std::string& r) {
-    return r == "mistral" ? "[THINK]" : r == "seed_oss" ? "<seed:think>" : "<think>";
+    return r == "mistral" ? "[THINK]" : r == "seed_oss" ? "<seed:think>" : r == "kimi_k3" ? "<|open|>think<|sep|>" : "<think>";
   }
   static std::string close_marker(const std::string& r) {
-    return r == "mistral" ? "[/THINK]" : r == "seed_oss" ? "</seed:think>" : "</think>";
+    return r == "mistral" ? "[/THINK]" : r == "seed_oss" ? "</seed:think>" : r == "kimi_k3" ? "<|close|>think<|sep|>" : "</think>";
   }
 
  public:
@@ -241,6 +241,7 @@ std::vector<std::string> parser_markers(const OutputParserOptions& o) {
       {"deepseek_r1", {"<think>", "</think>"}},
       {"mistral", {"[THINK]", "[/THINK]"}},
       {"seed_oss", {"<seed:think>", "</seed:think>"}},
+      {"kimi_k3", {"<|open|>think<|sep|>", "<|close|>think<|sep|>"}},
   };
   std::vector<std::string> out;
   auto add = [&](const auto& markers) {
@@ -271,6 +272,9 @@ DetectedFormat detect_format(std::string_view t) {
   // Reasoning.
   if (has("<seed:think>")) {  // Seed-OSS (the model opens its reasoning itself)
     d.reasoning = "seed_oss";
+  } else if (has("open_tag('think'")) {  // Kimi K3: the generation prompt opens the think channel
+    d.reasoning = "kimi_k3";
+    d.starts_in_reasoning = true;
   } else if (has("<think>") || has("</think>")) {  // DeepSeek-R1 templates only strip "</think>"
     if (has("<｜Assistant｜>"))
       d.reasoning = "deepseek_r1";  // DeepSeek-R1: the prompt ends with <think>

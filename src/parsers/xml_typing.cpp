@@ -318,8 +318,14 @@ bool XmlValue::step(unsigned char c, std::string_view end_tag, ToolScanner& out)
       finish(out);
       return true;
     }
-    for (std::size_t i = 0; i < at_; ++i) text(static_cast<unsigned char>(end_tag[i]), out);
+    // The held prefix is text from its first byte; the rest (and c) may begin the tag again
+    // (an end tag with another '<' in it: Kimi K3's <|close|>argument<|sep|>).
+    std::string rest(end_tag.substr(1, at_ - 1));
+    rest += static_cast<char>(c);
+    text(static_cast<unsigned char>(end_tag[0]), out);
     at_ = 0;
+    for (unsigned char r : rest) step(r, end_tag, out);  // shorter than the tag: cannot complete it
+    return false;
   }
   if (c == '<') {
     at_ = 1;

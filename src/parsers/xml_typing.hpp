@@ -68,8 +68,8 @@ class XmlValue {
   // values are not stripped; a string="true" value of a string (or undescribed) parameter streams.
   void begin(std::vector<std::string> types, Rules rules = Rules::minimax, bool string_attr = true, bool typed = true);
   bool streamed() const { return streamed_; }
-  // True when `c` completes `end_tag` (which begins with '<' and has no other '<'): the value's
-  // JSON is then complete in the arguments.
+  // True when `c` completes `end_tag` (which begins with '<'): the value's JSON is then complete
+  // in the arguments.
   bool step(unsigned char c, std::string_view end_tag, ToolScanner& out);
 
  private:

@@ -366,3 +366,44 @@ TEST(Step3, BrokenAndDetection) {
   EXPECT_EQ(detect_format("<｜tool_calls_begin｜><｜tool_call_begin｜>function<｜tool_sep｜><steptml:invoke name=\"{{ name }}\">").format,
             "step3");
 }
+
+// ---- kimi_k3 ----
+
+namespace {
+std::string k3_arg(const std::string& k, const std::string& type, const std::string& v) {
+  return "<|open|>argument key=\"" + k + "\" type=\"" + type + "\"<|sep|>" + v + "<|close|>argument<|sep|>";
+}
+}  // namespace
+
+TEST(KimiK3, ChannelsAndTypedArguments) {
+  std::string text =
+      "Let me look.<|close|>think<|sep|><|open|>response<|sep|>Checking.<|close|>response<|sep|><|open|>tools<|sep|>"
+      "<|open|>call tool=\"py&quot;thon\" index=\"1\"<|sep|>" + k3_arg("code", "string", "if a < b:\n  print(\"<|close|>\")") +
+      k3_arg("opts", "object", "{\"a\": 1}") + k3_arg("n", "number", "2.5") + k3_arg("bad", "number", "two") +
+      "<|close|>call<|sep|><|open|>call tool=\"ls\" index=\"2\"<|sep|><|close|>call<|sep|><|close|>tools<|sep|><|close|>message<|sep|>";
+  auto o = opts("kimi_k3", "kimi_k3", true);
+  o.starts_in_reasoning = true;
+  auto m = check(text, o);
+  o.partial_calls = false;
+  EXPECT_TRUE(same_message(check(text, o), m));
+  EXPECT_EQ(m.reasoning_content, "Let me look.");
+  EXPECT_EQ(m.content, "Checking.");
+  expect_calls(m, {{"py\"thon", "{\"code\": \"if a < b:\\n  print(\\\"<|close|>\\\")\", \"opts\": {\"a\": 1}, \"n\": 2.5, \"bad\": \"two\"}"},
+                   {"ls", "{}"}});
+}
+
+TEST(KimiK3, ResponseWithoutOpenAndBroken) {
+  auto m = both("Hello<|close|>message<|sep|>", "kimi_k3");
+  EXPECT_EQ(m.content, "Hello");
+  std::string cut = "Hi<|open|>tools<|sep|><|open|>call tool=\"f\" index=\"1\"<|sep|>" + k3_arg("a", "string", "x");
+  auto w = parse_output(cut, opts("kimi_k3"));
+  EXPECT_EQ(w.content, cut);
+  EXPECT_TRUE(w.tool_calls.empty());
+}
+
+TEST(KimiK3, DetectsItsTemplate) {
+  auto d = detect_format(read_template("llamacpp__Kimi-K3.jinja"));
+  EXPECT_EQ(d.format, "kimi_k3");
+  EXPECT_EQ(d.reasoning, "kimi_k3");
+  EXPECT_TRUE(d.starts_in_reasoning);
+}

@@ -92,6 +92,14 @@ std::string render_call(const std::string& format, const std::string& name, cons
       out += "<｜DSML｜parameter name=\"" + k + "\" string=\"" + (v[0] == '"' ? "true" : "false") + "\">" + raw(v) + "</｜DSML｜parameter>\n";
     return out + "</｜DSML｜invoke>\n";
   }
+  if (format == "kimi_k3") {
+    std::string out = "<|open|>call tool=\"" + name + "\" index=\"" + std::to_string(index + 1) + "\"<|sep|>";
+    for (auto& [k, v] : args) {
+      std::string type = v[0] == '"' ? "string" : (v == "true" || v == "false") ? "boolean" : "number";
+      out += "<|open|>argument key=\"" + k + "\" type=\"" + type + "\"<|sep|>" + raw(v) + "<|close|>argument<|sep|>";
+    }
+    return out + "<|close|>call<|sep|>";
+  }
   if (format == "step3") {
     std::string out = "<｜tool_call_begin｜>function<｜tool_sep｜><steptml:invoke name=\"" + name + "\">";
     for (auto& [k, v] : args) out += "<steptml:parameter name=\"" + k + "\">" + raw(v) + "</steptml:parameter>";
@@ -125,7 +133,8 @@ std::string render(const std::string& format, const std::vector<std::pair<std::s
   std::string out;
   const char* sep = format == "llama3_json" ? "; " : (format == "mistral" || format == "pythonic") ? ", "
                     : (format == "deepseek_v31" || format == "kimi_k2" || format == "minimax_m2" || format == "glm47" ||
-                       format == "deepseek_v32" || format == "step3") ? "" : "\n";
+                       format == "deepseek_v32" || format == "step3" ||
+                       format == "kimi_k3") ? "" : "\n";
   for (std::size_t i = 0; i < calls.size(); ++i)
     out += (i ? sep : "") + render_call(format, calls[i].first, calls[i].second, static_cast<int>(i));
   if (format == "mistral") return "[TOOL_CALLS][" + out + "]";
@@ -135,6 +144,7 @@ std::string render(const std::string& format, const std::vector<std::pair<std::s
   if (format == "minimax_m2") return "<minimax:tool_call>\n" + out + "</minimax:tool_call>";
   if (format == "deepseek_v32") return "<｜DSML｜function_calls>\n" + out + "</｜DSML｜function_calls>";
   if (format == "step3") return "<｜tool_calls_begin｜>" + out + "<｜tool_calls_end｜>";
+  if (format == "kimi_k3") return "<|open|>tools<|sep|>" + out + "<|close|>tools<|sep|>";
   return out;
 }
 
