@@ -131,7 +131,7 @@ constexpr Family kDeepSeekV32{
     .reasoning = "deepseek_r1",
     .make = [](Emitter& em, const OutputParserOptions& o) -> std::unique_ptr<ToolScanner> { return std::make_unique<DeepSeekV32>(em, o); },
     .markers = {"<｜DSML｜function_calls>", "</｜DSML｜function_calls>", "<｜DSML｜invoke name=", "</｜DSML｜invoke>",
-                "<｜DSML｜parameter name=", "</｜DSML｜parameter>"},
+                "<｜DSML｜parameter name=", "</｜DSML｜parameter>", "｜DSML｜"},
     // llama.cpp's template spells the tags through a variable holding "｜DSML｜".
     .detect = [](std::string_view t) { return contains(t, "｜DSML｜"); },
     .call_regex = [](const ToolRegex& tool) -> std::string {

@@ -139,7 +139,7 @@ constexpr Family kKimiK3{
         "<|close|>call<|sep|><|close|>tools<|sep|>",
     .reasoning = "kimi_k3",
     .make = [](Emitter& em, const OutputParserOptions& o) -> std::unique_ptr<ToolScanner> { return std::make_unique<KimiK3>(em, o); },
-    .markers = {"<|open|>", "<|close|>", "<|sep|>", "<|end_of_msg|>"},
+    .markers = {"<|open|>", "<|close|>", "<|sep|>"},
     .detect = [](std::string_view t) { return contains(t, "'<|open|>' + tag") || contains(t, "<|open|>tools<|sep|>"); },
     .call_regex = [](const ToolRegex& tool) -> std::string {
           // A string parameter's value is raw with type="string"; the others are JSON with their JSON type.
