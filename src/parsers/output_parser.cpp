@@ -31,13 +31,23 @@ class ParserCore {
   static std::string open_marker(const std::string& r) {
     return r == "mistral" ? "[THINK]" : r == "seed_oss" ? "<seed:think>" : r == "kimi_k3" ? "<|open|>think<|sep|>" : "<think>";
   }
+  // In reasoning: its end, a nested opening (text), and for calls_end_reasoning families, when
+  // the prompt opened the reasoning, the start of a call (which ends the reasoning; reasoning the
+  // model opened itself keeps the calls written in it, as the policy says).
+  static std::vector<std::string> close_markers(const OutputParserOptions& o) {
+    std::vector<std::string> v{close_marker(o.reasoning), open_marker(o.reasoning)};
+    const Family* f = find_family(o.format);
+    if (o.starts_in_reasoning && f && f->calls_end_reasoning && !f->calls_in_reasoning && !f->markers[0].empty())
+      v.emplace_back(f->markers[0]);
+    return v;
+  }
   static std::string close_marker(const std::string& r) {
     return r == "mistral" ? "[/THINK]" : r == "seed_oss" ? "</seed:think>" : r == "kimi_k3" ? "<|close|>think<|sep|>" : "</think>";
   }
 
  public:
   explicit ParserCore(const OutputParserOptions& o)
-      : open_({open_marker(o.reasoning)}), close_({close_marker(o.reasoning), open_marker(o.reasoning)}) {
+      : open_({open_marker(o.reasoning)}), close_(close_markers(o)) {
     const Family* family = find_family(o.format);
     if (!family) throw Error("unknown tool call format \"" + o.format + "\" (known: " + family_names() + ")");
     if (family->make) tools_ = family->make(em_, o);
@@ -111,6 +121,14 @@ class ParserCore {
       held_.clear();
       state_ = 0;
       if (dropped_open) return;
+      if (in_reasoning_ && m->index == 2) {  // a call's start ends the reasoning; the call goes to the tools
+        emit_reasoning(before);
+        end_reasoning_calls();
+        in_reasoning_ = false;
+        done_ = true;
+        for (unsigned char b : ac.pattern(2)) to_content(b);
+        return;
+      }
       if (in_reasoning_) {  // </think>
         emit_reasoning(before);
         end_reasoning_calls();

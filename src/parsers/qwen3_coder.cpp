@@ -182,6 +182,7 @@ constexpr Family kQwen3Coder{
     .reasoning = "qwen3",
     .make = [](Emitter& em, const OutputParserOptions& o) -> std::unique_ptr<ToolScanner> { return std::make_unique<Qwen3Coder>(em, o); },
     .markers = {"<tool_call>", "</tool_call>", "<function=", "</function>", "<parameter=", "</parameter>"},
+    .calls_end_reasoning = true,  // Qwen3.5 may call without closing its prefilled <think> (llama.cpp)
     .detect = [](std::string_view t) { return contains(t, "<tool_call>") && contains(t, "<function="); },
     .call_regex = [](const ToolRegex& tool) -> std::string {
           MemberStyle style{[](std::string_view k) { return "<parameter=" + regex_literal(k) + ">\\n"; }, "\\n</parameter>\\n", "",

@@ -407,3 +407,24 @@ TEST(KimiK3, DetectsItsTemplate) {
   EXPECT_EQ(d.reasoning, "kimi_k3");
   EXPECT_TRUE(d.starts_in_reasoning);
 }
+
+// ---- qwen3_coder (Qwen3.5): a call ends the reasoning the prompt opened ----
+
+TEST(Qwen35, CallEndsPrefilledReasoning) {
+  const std::string tools = R"([{"type": "function", "function": {"name": "run", "parameters": {"type": "object", "properties": {
+      "command": {"type": "string"}}}}}])";
+  std::string call = "<tool_call>\n<function=run>\n<parameter=command>\npwd\n</parameter>\n</function>\n</tool_call>";
+  for (bool partial : {true, false}) {
+    auto o = opts("qwen3_coder", "qwen3", partial, tools);
+    o.starts_in_reasoning = true;
+    auto m = check("Let me run pwd.\n" + call, o);
+    EXPECT_EQ(m.reasoning_content, "Let me run pwd.\n");
+    EXPECT_EQ(m.content, "");
+    expect_calls(m, {{"run", "{\"command\": \"pwd\"}"}});
+    // Reasoning the model opened itself keeps the calls written in it.
+    o.starts_in_reasoning = false;
+    auto r = check("<think>Maybe " + call + "</think>ok", o);
+    EXPECT_EQ(r.reasoning_content, "Maybe " + call);
+    EXPECT_EQ(r.content, "ok");
+  }
+}
