@@ -6,12 +6,12 @@
 namespace textedge::detail {
 
 extern const Family kNoCalls, kQwen3Coder, kGlm45, kHermes, kMistral, kLlama3Json, kDeepSeekV3, kDeepSeekV31, kKimiK2,
-    kHarmony, kPythonic, kMinimaxM2, kSeedOss, kGlm47, kDeepSeekV32, kStep3, kKimiK3;
+    kHarmony, kPythonic, kMinimaxM2, kSeedOss, kGlm47, kDeepSeekV32, kStep3, kKimiK3, kMinimax;
 
 constexpr Family kNoCalls{.name = "none", .models = "no tool calls: all of the answer is content"};
 
 const std::vector<const Family*>& families() {
-  static const std::vector<const Family*> list = {&kNoCalls,    &kQwen3Coder,  &kGlm47, &kGlm45,  &kMinimaxM2, &kSeedOss, &kHermes,   &kMistral,  &kLlama3Json,
+  static const std::vector<const Family*> list = {&kNoCalls,    &kQwen3Coder,  &kGlm47, &kGlm45,  &kMinimaxM2, &kMinimax, &kSeedOss, &kHermes,   &kMistral,  &kLlama3Json,
                                                   &kDeepSeekV32, &kStep3, &kDeepSeekV3, &kDeepSeekV31, &kKimiK3, &kKimiK2, &kHarmony, &kPythonic};
   return list;
 }

@@ -84,8 +84,10 @@ ParsedMessage both(std::string_view text, const std::string& format, const std::
   return a;
 }
 
+// A template of tests/data/parsers/templates_xml/, or of tests/data/chat_templates/ ("corpus:NAME").
 std::string read_template(const std::string& name) {
-  std::ifstream in(std::string(TEXTEDGE_SOURCE_DIR) + "/tests/data/parsers/templates_xml/" + name);
+  std::string path = name.starts_with("corpus:") ? "/tests/data/chat_templates/" + name.substr(7) : "/tests/data/parsers/templates_xml/" + name;
+  std::ifstream in(std::string(TEXTEDGE_SOURCE_DIR) + path);
   std::stringstream s;
   s << in.rdbuf();
   EXPECT_FALSE(s.str().empty()) << name;
@@ -427,4 +429,19 @@ TEST(Qwen35, CallEndsPrefilledReasoning) {
     EXPECT_EQ(r.reasoning_content, "Maybe " + call);
     EXPECT_EQ(r.content, "ok");
   }
+}
+
+// ---- minimax (MiniMax-M1) ----
+
+TEST(Minimax, JsonLinesBlock) {
+  std::string text = "Sure. <tool_calls>\n{\"name\": \"a\", \"arguments\": {\"x\": 1}}\n{\"name\": \"b\", \"arguments\": {}}\n</tool_calls>";
+  auto m = both(text, "minimax");
+  EXPECT_EQ(m.content, "Sure. ");
+  expect_calls(m, {{"a", "{\"x\": 1}"}, {"b", "{}"}});
+  // A block that breaks keeps the calls before the break; the rest is content as written.
+  auto b = check("<tool_calls>\n{\"name\": \"a\", \"arguments\": {}}\noops\n</tool_calls>", opts("minimax"));
+  expect_calls(b, {{"a", "{}"}});
+  EXPECT_EQ(b.content, "\noops\n</tool_calls>");
+  auto d = detect_format(read_template("corpus:vllm__tool_chat_template_minimax_m1.jinja"));
+  EXPECT_EQ(d.format, "minimax");
 }

@@ -92,6 +92,7 @@ std::string render_call(const std::string& format, const std::string& name, cons
       out += "<｜DSML｜parameter name=\"" + k + "\" string=\"" + (v[0] == '"' ? "true" : "false") + "\">" + raw(v) + "</｜DSML｜parameter>\n";
     return out + "</｜DSML｜invoke>\n";
   }
+  if (format == "minimax") return "{\"name\": \"" + name + "\", \"arguments\": " + obj + "}\n";
   if (format == "kimi_k3") {
     std::string out = "<|open|>call tool=\"" + name + "\" index=\"" + std::to_string(index + 1) + "\"<|sep|>";
     for (auto& [k, v] : args) {
@@ -134,7 +135,7 @@ std::string render(const std::string& format, const std::vector<std::pair<std::s
   const char* sep = format == "llama3_json" ? "; " : (format == "mistral" || format == "pythonic") ? ", "
                     : (format == "deepseek_v31" || format == "kimi_k2" || format == "minimax_m2" || format == "glm47" ||
                        format == "deepseek_v32" || format == "step3" ||
-                       format == "kimi_k3") ? "" : "\n";
+                       format == "kimi_k3" || format == "minimax") ? "" : "\n";
   for (std::size_t i = 0; i < calls.size(); ++i)
     out += (i ? sep : "") + render_call(format, calls[i].first, calls[i].second, static_cast<int>(i));
   if (format == "mistral") return "[TOOL_CALLS][" + out + "]";
@@ -145,6 +146,7 @@ std::string render(const std::string& format, const std::vector<std::pair<std::s
   if (format == "deepseek_v32") return "<｜DSML｜function_calls>\n" + out + "</｜DSML｜function_calls>";
   if (format == "step3") return "<｜tool_calls_begin｜>" + out + "<｜tool_calls_end｜>";
   if (format == "kimi_k3") return "<|open|>tools<|sep|>" + out + "<|close|>tools<|sep|>";
+  if (format == "minimax") return "<tool_calls>\n" + out + "</tool_calls>";
   return out;
 }
 
