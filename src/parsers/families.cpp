@@ -1,6 +1,6 @@
 // The registry of tool call families (family.hpp). Order is detection order: a family whose
-// template markers include another's comes before it (qwen3_coder and glm45 also write
-// <tool_call>, which alone means hermes).
+// template markers include another's comes before it (qwen3_coder, glm47 and glm45 also write
+// <tool_call>, which alone means hermes; GLM-4.7's template also has glm45's <arg_key>).
 #include "parsers/family.hpp"
 
 namespace textedge::detail {
@@ -11,8 +11,9 @@ extern const Family kNoCalls, kQwen3Coder, kGlm45, kHermes, kMistral, kLlama3Jso
 constexpr Family kNoCalls{.name = "none", .models = "no tool calls: all of the answer is content"};
 
 const std::vector<const Family*>& families() {
-  static const std::vector<const Family*> list = {&kNoCalls,    &kQwen3Coder,  &kGlm47, &kGlm45,  &kMinimaxM2, &kMinimax, &kSeedOss, &kHermes,   &kMistral,  &kLlama3Json,
-                                                  &kDeepSeekV32, &kStep3, &kDeepSeekV3, &kDeepSeekV31, &kKimiK3, &kKimiK2, &kHarmony, &kPythonic};
+  static const std::vector<const Family*> list = {&kNoCalls,     &kQwen3Coder, &kGlm47,     &kGlm45,   &kHermes,       &kMistral,
+                                                  &kLlama3Json,  &kDeepSeekV3, &kDeepSeekV31, &kKimiK2, &kHarmony,      &kPythonic,
+                                                  &kMinimaxM2,   &kMinimax,    &kSeedOss,   &kDeepSeekV32, &kStep3, &kKimiK3};
   return list;
 }
 
