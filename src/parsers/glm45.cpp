@@ -173,7 +173,7 @@ namespace textedge::detail {
 extern const Family kGlm47;
 constexpr Family kGlm47{
     .name = "glm47",
-    .models = "GLM-4.7, GLM-4.7-Flash",
+    .models = "GLM-4.7, GLM-4.7-Flash, GLM-5",
     .example = "<tool_call>get_weather<arg_key>city</arg_key><arg_value>Paris</arg_value><arg_key>days</arg_key>"
         "<arg_value>3</arg_value></tool_call><tool_call>get_time<arg_key>tz</arg_key><arg_value>Asia/Tokyo</arg_value></tool_call>",
     .reasoning = "think",
