@@ -55,6 +55,10 @@ struct Family {
   std::unique_ptr<ToolScanner> (*make)(Emitter&, const OutputParserOptions&) = nullptr;
   std::array<std::string_view, 12> markers = {};  // the text the scanner reads (special tokens kept for it)
   bool calls_in_reasoning = false;   // the model calls tools in the middle of its reasoning
+  // A call's start (markers[0]) inside reasoning the prompt opened (starts_in_reasoning) ends the
+  // reasoning: the model may call without closing it first (Qwen3.5 after a prefilled <think>,
+  // as llama.cpp reads it).
+  bool calls_end_reasoning = false;
   // Whether a chat template's source shows this family (families() is in detection order).
   bool (*detect)(std::string_view chat_template) = nullptr;
   // One forced call of a tool (tool-regex); nullptr: textedge cannot force this family's calls.

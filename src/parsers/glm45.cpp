@@ -1,5 +1,9 @@
 // glm45: GLM-4.5 / 4.6 (chat template; vLLM's glm45 parser):
 //   <tool_call>f\n<arg_key>k</arg_key>\n<arg_value>v</arg_value>\n...</tool_call>
+// glm47: GLM-4.7 (its chat template; vLLM's glm47 parser, which is vLLM's glm45 parser with the
+// newlines optional): the same without newlines, <tool_call>f<arg_key>k</arg_key><arg_value>v
+// </arg_value>...</tool_call>, several calls directly in a row. One scanner reads both (below);
+// the families differ in detection and in the forced-call regex.
 // Values are raw text typed by the tools' JSON schema, as for qwen3_coder (core.hpp ToolTypes):
 // strings stream as written, other values are held to </arg_value>. The newlines may be absent
 // (GLM-4.7) or written as a literal backslash-n (GLM-4.6, in SGLang's tests): both separate.
@@ -160,6 +164,31 @@ constexpr Family kGlm45{
           return "<tool_call>" + tool.name_regex() + "\\n" + tool.members(style) + "</tool_call>";
         },
     .envelope = {"", "\\n", "", true},
+};
+
+}  // namespace textedge::detail
+
+namespace textedge::detail {
+
+extern const Family kGlm47;
+constexpr Family kGlm47{
+    .name = "glm47",
+    .models = "GLM-4.7, GLM-4.7-Flash, GLM-5",
+    .example = "<tool_call>get_weather<arg_key>city</arg_key><arg_value>Paris</arg_value><arg_key>days</arg_key>"
+        "<arg_value>3</arg_value></tool_call><tool_call>get_time<arg_key>tz</arg_key><arg_value>Asia/Tokyo</arg_value></tool_call>",
+    .reasoning = "think",
+    .make = kGlm45.make,
+    .markers = kGlm45.markers,
+    // The template's own instruction and its rendering of a call, both without newlines.
+    .detect = [](std::string_view t) {
+      return contains(t, "<tool_call>{function-name}<arg_key>") || contains(t, "'<tool_call>' + tc.name -}}");
+    },
+    .call_regex = [](const ToolRegex& tool) -> std::string {
+          MemberStyle style{[](std::string_view k) { return "<arg_key>" + regex_literal(k) + "</arg_key><arg_value>"; },
+                            "</arg_value>", "", "</arg_value>"};
+          return "<tool_call>" + tool.name_regex() + tool.members(style) + "</tool_call>";
+        },
+    .envelope = {"", "", "", true},
 };
 
 }  // namespace textedge::detail

@@ -13,7 +13,7 @@ namespace detail {
 namespace {
 // "mistral": Magistral's [THINK]...[/THINK]; "harmony": gpt-oss's analysis channel, which the
 // harmony format itself turns into reasoning (so this layer does nothing).
-constexpr const char* kReasoning[] = {"none", "think", "qwen3", "deepseek_r1", "mistral", "harmony"};
+constexpr const char* kReasoning[] = {"none", "think", "qwen3", "deepseek_r1", "mistral", "harmony", "seed_oss", "kimi_k3"};
 
 std::string reasoning_names() {
   std::string s;
@@ -27,10 +27,27 @@ std::string reasoning_names() {
 // deepseek_r1: the output starts in reasoning (the template ends the prompt with <think>), a
 // leading <think> is dropped, and everything before </think> is reasoning.
 class ParserCore {
+  // Seed-OSS: <seed:think>...</seed:think>; Kimi K3: its think channel.
+  static std::string open_marker(const std::string& r) {
+    return r == "mistral" ? "[THINK]" : r == "seed_oss" ? "<seed:think>" : r == "kimi_k3" ? "<|open|>think<|sep|>" : "<think>";
+  }
+  // In reasoning: its end, a nested opening (text), and for calls_end_reasoning families, when
+  // the prompt opened the reasoning, the start of a call (which ends the reasoning; reasoning the
+  // model opened itself keeps the calls written in it, as the policy says).
+  static std::vector<std::string> close_markers(const OutputParserOptions& o) {
+    std::vector<std::string> v{close_marker(o.reasoning), open_marker(o.reasoning)};
+    const Family* f = find_family(o.format);
+    if (o.starts_in_reasoning && f && f->calls_end_reasoning && !f->calls_in_reasoning && !f->markers[0].empty())
+      v.emplace_back(f->markers[0]);
+    return v;
+  }
+  static std::string close_marker(const std::string& r) {
+    return r == "mistral" ? "[/THINK]" : r == "seed_oss" ? "</seed:think>" : r == "kimi_k3" ? "<|close|>think<|sep|>" : "</think>";
+  }
+
  public:
   explicit ParserCore(const OutputParserOptions& o)
-      : open_({o.reasoning == "mistral" ? "[THINK]" : "<think>"}),
-        close_({o.reasoning == "mistral" ? "[/THINK]" : "</think>", o.reasoning == "mistral" ? "[THINK]" : "<think>"}) {
+      : open_({open_marker(o.reasoning)}), close_(close_markers(o)) {
     const Family* family = find_family(o.format);
     if (!family) throw Error("unknown tool call format \"" + o.format + "\" (known: " + family_names() + ")");
     if (family->make) tools_ = family->make(em_, o);
@@ -104,6 +121,14 @@ class ParserCore {
       held_.clear();
       state_ = 0;
       if (dropped_open) return;
+      if (in_reasoning_ && m->index == 2) {  // a call's start ends the reasoning; the call goes to the tools
+        emit_reasoning(before);
+        end_reasoning_calls();
+        in_reasoning_ = false;
+        done_ = true;
+        for (unsigned char b : ac.pattern(2)) to_content(b);
+        return;
+      }
       if (in_reasoning_) {  // </think>
         emit_reasoning(before);
         end_reasoning_calls();
@@ -233,6 +258,8 @@ std::vector<std::string> parser_markers(const OutputParserOptions& o) {
       {"qwen3", {"<think>", "</think>"}},
       {"deepseek_r1", {"<think>", "</think>"}},
       {"mistral", {"[THINK]", "[/THINK]"}},
+      {"seed_oss", {"<seed:think>", "</seed:think>"}},
+      {"kimi_k3", {"<|open|>think<|sep|>", "<|close|>think<|sep|>"}},
   };
   std::vector<std::string> out;
   auto add = [&](const auto& markers) {
@@ -261,7 +288,12 @@ DetectedFormat detect_format(std::string_view t) {
       break;
     }
   // Reasoning.
-  if (has("<think>") || has("</think>")) {  // DeepSeek-R1 templates only strip "</think>"
+  if (has("<seed:think>")) {  // Seed-OSS (the model opens its reasoning itself)
+    d.reasoning = "seed_oss";
+  } else if (has("open_tag('think'")) {  // Kimi K3: the generation prompt opens the think channel
+    d.reasoning = "kimi_k3";
+    d.starts_in_reasoning = true;
+  } else if (has("<think>") || has("</think>")) {  // DeepSeek-R1 templates only strip "</think>"
     if (has("<｜Assistant｜>"))
       d.reasoning = "deepseek_r1";  // DeepSeek-R1: the prompt ends with <think>
     else if (has("enable_thinking"))
@@ -270,7 +302,9 @@ DetectedFormat detect_format(std::string_view t) {
       d.reasoning = "think";  // other <think> models (QwQ, ...)
     // The generation prompt opens the reasoning: QwQ-32B, Qwen3-*-Thinking-2507, DeepSeek-R1-0528.
     d.starts_in_reasoning =
-        has("assistant\\n<think>\\n") || has("<｜Assistant｜><think>\\n") || d.reasoning == "deepseek_r1";
+        has("assistant\\n<think>\\n") || has("<｜Assistant｜><think>\\n") || d.reasoning == "deepseek_r1" ||
+        has("]~b]ai' ~ '\\n' ~ '<think>'") ||                 // MiniMax-M2
+        has("<|assistant|>{{- '</think>' if (enable_thinking is defined and not enable_thinking) else '<think>'");  // GLM-4.7
   }
   return d;
 }

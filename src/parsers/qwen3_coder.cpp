@@ -6,6 +6,7 @@
 // parse as JSON, else as a string. A value whose </parameter> is missing ends at the next
 // <parameter= or </function> (as in vLLM).
 #include "parsers/family.hpp"
+#include "parsers/function_parameter.hpp"
 
 namespace textedge::detail {
 namespace {
@@ -15,7 +16,9 @@ constexpr std::string_view kFunction = "<function=", kParameter = "<parameter=",
 
 class Qwen3Coder final : public ToolScanner {
  public:
-  Qwen3Coder(Emitter& em, const OutputParserOptions& o) : ToolScanner(em, o, {"<tool_call>"}), types_(o.tools_json) {}
+  // start / end: the call's wrapper (<tool_call> for Qwen3-Coder, <seed:tool_call> for Seed-OSS).
+  Qwen3Coder(Emitter& em, const OutputParserOptions& o, std::string_view start = "<tool_call>", std::string_view end = kEndCall)
+      : ToolScanner(em, o, {std::string(start)}), types_(o.tools_json), end_(end) {}
 
  private:
   enum class St : unsigned char { pre, function_tag, name, body, tag, key, value, post };
@@ -146,8 +149,8 @@ class Qwen3Coder final : public ToolScanner {
         return Step::more;
       case St::post:
         if (at_ == 0 && json_ws(c)) return Step::more;
-        if (c != static_cast<unsigned char>(kEndCall[at_])) return Step::fail;
-        if (++at_ < kEndCall.size()) return Step::more;
+        if (c != static_cast<unsigned char>(end_[at_])) return Step::fail;
+        if (++at_ < end_.size()) return Step::more;
         end_call();
         return Step::end;
     }
@@ -155,6 +158,7 @@ class Qwen3Coder final : public ToolScanner {
   }
 
   ToolTypes types_;
+  std::string_view end_;
   St st_ = St::pre;
   std::size_t at_ = 0;
   std::string name_, tag_, key_, value_;
@@ -162,6 +166,11 @@ class Qwen3Coder final : public ToolScanner {
 };
 
 }  // namespace
+
+std::unique_ptr<ToolScanner> make_function_parameter_scanner(Emitter& em, const OutputParserOptions& o, std::string_view start,
+                                                             std::string_view end) {
+  return std::make_unique<Qwen3Coder>(em, o, start, end);
+}
 
 extern const Family kQwen3Coder;
 constexpr Family kQwen3Coder{
@@ -173,6 +182,7 @@ constexpr Family kQwen3Coder{
     .reasoning = "qwen3",
     .make = [](Emitter& em, const OutputParserOptions& o) -> std::unique_ptr<ToolScanner> { return std::make_unique<Qwen3Coder>(em, o); },
     .markers = {"<tool_call>", "</tool_call>", "<function=", "</function>", "<parameter=", "</parameter>"},
+    .calls_end_reasoning = true,  // Qwen3.5 may call without closing its prefilled <think> (llama.cpp)
     .detect = [](std::string_view t) { return contains(t, "<tool_call>") && contains(t, "<function="); },
     .call_regex = [](const ToolRegex& tool) -> std::string {
           MemberStyle style{[](std::string_view k) { return "<parameter=" + regex_literal(k) + ">\\n"; }, "\\n</parameter>\\n", "",

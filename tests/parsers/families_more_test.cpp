@@ -1,5 +1,5 @@
 // Tool call families of the "more" group: gemma4, lfm2, cohere, apertus, nemotron, gigachat3 and
-// minimax_m1 (and the detection of Llama 4's JSON and pythonic templates). Whole and streamed
+// (and the detection of Llama 4's JSON and pythonic templates). Whole and streamed
 // parses (every split must give what one feed gives), values, reasoning blocks the formats read
 // themselves, broken and cut-off calls, content around calls, and detection from the models' real
 // chat templates.
@@ -503,44 +503,3 @@ TEST(GigaChat3, Detect) {
   EXPECT_EQ(detect_format(read_template("llama.cpp__GigaChat3-10B-A1.8B.jinja")).format, "gigachat3");
 }
 
-// ---- minimax_m1 ----
-
-TEST(MinimaxM1, CallsOnePerLine) {
-  auto m = check_all(
-      "I'll check. <tool_calls>\n{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\", \"days\": 3}}\n"
-      "{\"name\": \"get_time\", \"arguments\": {\"tz\": \"Asia/Tokyo\"}}\n</tool_calls>",
-      "minimax_m1");
-  EXPECT_EQ(m.content, "I'll check. ");
-  ASSERT_EQ(m.tool_calls.size(), 2u);
-  EXPECT_EQ(m.tool_calls[1].arguments, R"({"tz": "Asia/Tokyo"})");
-  // An object over several lines; a missing </tool_calls>.
-  m = check_all("<tool_calls>\n{\n  \"name\": \"f\",\n  \"arguments\": {\n    \"a\": 1\n  }\n}\n", "minimax_m1");
-  ASSERT_EQ(m.tool_calls.size(), 1u);
-  EXPECT_EQ(m.content, "");
-  // Calls in reasoning stay reasoning.
-  auto o = opts("minimax_m1");
-  o.reasoning = "think";
-  m = check("<think>Maybe <tool_calls>\n{\"name\": \"x\", \"arguments\": {}}\n</tool_calls></think>\nOk <tool_calls>\n"
-            "{\"name\": \"f\", \"arguments\": {}}\n</tool_calls>", o);
-  ASSERT_EQ(m.tool_calls.size(), 1u);
-  EXPECT_EQ(m.tool_calls[0].name, "f");
-  EXPECT_NE(m.reasoning_content.find("\"x\""), std::string::npos);
-}
-
-TEST(MinimaxM1, BrokenCalls) {
-  // A broken line ends the block: the calls before it stay, the rest is content.
-  std::string text = "<tool_calls>\n{\"name\": \"a\", \"arguments\": {}}\n{invalid json here}\n{\"name\": \"b\", \"arguments\": {}}\n</tool_calls>";
-  for (bool partial : {true, false}) {
-    auto m = check(text, opts("minimax_m1", partial));
-    ASSERT_EQ(m.tool_calls.size(), 1u);
-    EXPECT_EQ(m.content, "\n{invalid json here}\n{\"name\": \"b\", \"arguments\": {}}\n</tool_calls>");  // text follows: the newline stays
-  }
-  std::string empty = "<tool_calls>\n</tool_calls>";
-  EXPECT_EQ(check_all(empty, "minimax_m1").content, empty);
-}
-
-TEST(MinimaxM1, Detect) {
-  auto d = detect_format(read_template("vllm__tool_chat_template_minimax_m1.jinja"));
-  EXPECT_EQ(d.format, "minimax_m1");
-  EXPECT_NE(detect_format(read_template("vllm__tool_chat_template_hunyuan_a13b.jinja")).format, "minimax_m1");
-}

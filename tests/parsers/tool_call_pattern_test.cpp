@@ -72,7 +72,7 @@ std::string render_call(const std::string& format, const std::string& name, cons
     return "<|action_start|><|plugin|>\n{\"name\": \"" + name + "\", \"parameters\": " + obj + "}<|action_end|>";
   if (format == "llama3_json") return "{\"name\": \"" + name + "\", \"parameters\": " + obj + "}";
   if (format == "mistral" || format == "granite" || format == "phi4_mini" || format == "hunyuan" || format == "jamba" ||
-      format == "xlam" || format == "nemotron" || format == "minimax_m1")
+      format == "xlam" || format == "nemotron")
     return "{\"name\": \"" + name + "\", \"arguments\": " + obj + "}";
   if (format == "deepseek_v3")
     return "<｜tool▁call▁begin｜>function<｜tool▁sep｜>" + name + "\n```json\n" + obj + "\n```<｜tool▁call▁end｜>";
@@ -97,6 +97,41 @@ std::string render_call(const std::string& format, const std::string& name, cons
     for (auto& [k, v] : args) out += "<arg_key>" + k + "</arg_key>\n<arg_value>" + raw(v) + "</arg_value>\n";
     return out + "</tool_call>";
   }
+  if (format == "deepseek_v32") {
+    std::string out = "<｜DSML｜invoke name=\"" + name + "\">\n";
+    for (auto& [k, v] : args)
+      out += "<｜DSML｜parameter name=\"" + k + "\" string=\"" + (v[0] == '"' ? "true" : "false") + "\">" + raw(v) + "</｜DSML｜parameter>\n";
+    return out + "</｜DSML｜invoke>\n";
+  }
+  if (format == "minimax") return "{\"name\": \"" + name + "\", \"arguments\": " + obj + "}\n";
+  if (format == "kimi_k3") {
+    std::string out = "<|open|>call tool=\"" + name + "\" index=\"" + std::to_string(index + 1) + "\"<|sep|>";
+    for (auto& [k, v] : args) {
+      std::string type = v[0] == '"' ? "string" : (v == "true" || v == "false") ? "boolean" : "number";
+      out += "<|open|>argument key=\"" + k + "\" type=\"" + type + "\"<|sep|>" + raw(v) + "<|close|>argument<|sep|>";
+    }
+    return out + "<|close|>call<|sep|>";
+  }
+  if (format == "step3") {
+    std::string out = "<｜tool_call_begin｜>function<｜tool_sep｜><steptml:invoke name=\"" + name + "\">";
+    for (auto& [k, v] : args) out += "<steptml:parameter name=\"" + k + "\">" + raw(v) + "</steptml:parameter>";
+    return out + "</steptml:invoke><｜tool_call_end｜>";
+  }
+  if (format == "glm47") {
+    std::string out = "<tool_call>" + name;
+    for (auto& [k, v] : args) out += "<arg_key>" + k + "</arg_key><arg_value>" + raw(v) + "</arg_value>";
+    return out + "</tool_call>";
+  }
+  if (format == "seed_oss") {
+    std::string out = "<seed:tool_call>\n<function=" + name + ">\n";
+    for (auto& [k, v] : args) out += "<parameter=" + k + ">" + raw(v) + "</parameter>\n";
+    return out + "</function>\n</seed:tool_call>";
+  }
+  if (format == "minimax_m2") {
+    std::string out = "<invoke name=\"" + name + "\">\n";
+    for (auto& [k, v] : args) out += "<parameter name=\"" + k + "\">" + raw(v) + "</parameter>\n";
+    return out + "</invoke>\n";
+  }
   if (format == "pythonic" || format == "olmo3" || format == "lfm2") {
     std::string out = name + "(";
     for (auto& [k, v] : args) out += (out.back() == '(' ? "" : ", ") + k + "=" + (v == "true" ? "True" : v == "false" ? "False" : v);
@@ -114,8 +149,11 @@ std::string render(const std::string& format, const std::vector<std::pair<std::s
                        format == "hunyuan" || format == "jamba" || format == "xlam" || format == "lfm2" ||
                        format == "apertus" || format == "nemotron")
                         ? ", "
-                    : (format == "deepseek_v31" || format == "kimi_k2" || format == "internlm2") ? ""
-                                                                                               : "\n";
+                    : (format == "deepseek_v31" || format == "kimi_k2" || format == "internlm2" || format == "minimax_m2" ||
+                       format == "glm47" || format == "deepseek_v32" || format == "step3" || format == "kimi_k3" ||
+                       format == "minimax")
+                        ? ""
+                        : "\n";
   for (std::size_t i = 0; i < calls.size(); ++i)
     out += (i ? sep : "") + render_call(format, calls[i].first, calls[i].second, static_cast<int>(i));
   if (format == "mistral") return "[TOOL_CALLS][" + out + "]";
@@ -128,10 +166,14 @@ std::string render(const std::string& format, const std::vector<std::pair<std::s
   if (format == "cohere") return "<|START_ACTION|>[\n    " + out + "\n]<|END_ACTION|>";
   if (format == "apertus") return "<|tools_prefix|>[" + out + "]<|tools_suffix|>";
   if (format == "nemotron") return "<TOOLCALL>[" + out + "]</TOOLCALL>";
-  if (format == "minimax_m1") return "<tool_calls>\n" + out + "\n</tool_calls>";
   if (format == "lfm2") return "<|tool_call_start|>[" + out + "]<|tool_call_end|>";
   if (format == "deepseek_v3" || format == "deepseek_v31") return "<｜tool▁calls▁begin｜>" + out + "<｜tool▁calls▁end｜>";
   if (format == "kimi_k2") return "<|tool_calls_section_begin|>" + out + "<|tool_calls_section_end|>";
+  if (format == "minimax_m2") return "<minimax:tool_call>\n" + out + "</minimax:tool_call>";
+  if (format == "deepseek_v32") return "<｜DSML｜function_calls>\n" + out + "</｜DSML｜function_calls>";
+  if (format == "step3") return "<｜tool_calls_begin｜>" + out + "<｜tool_calls_end｜>";
+  if (format == "kimi_k3") return "<|open|>tools<|sep|>" + out + "<|close|>tools<|sep|>";
+  if (format == "minimax") return "<tool_calls>\n" + out + "</tool_calls>";
   return out;
 }
 
@@ -181,7 +223,8 @@ TEST(ToolCallPattern, ChatAndBrokenCallsDoNotMatch) {
         {{"days", "3"}, {"location", "\"Paris\""}},       // schema order
     };
     for (auto& args : broken) {
-      bool raw_format = format == "qwen3_coder" || format == "glm45";
+      bool raw_format = format == "qwen3_coder" || format == "glm45" || format == "minimax_m2" || format == "seed_oss" || format == "glm47" ||
+                        format == "deepseek_v32" || format == "step3";
       if (raw_format && args.size() > 1 && args[1].second == "\"3\"") continue;  // raw "3" is the integer 3 there
       std::string text = render(format, {{"get_weather", args}});
       EXPECT_FALSE(full_match(pattern, text)) << format << ": " << text;
