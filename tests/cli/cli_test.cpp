@@ -204,7 +204,7 @@ TEST(Cli, ParseStreamsDeltasAndWholeMessages) {
             std::string::npos)
       << w.out;
   EXPECT_NE(w.out.find("\"finish_reason\":\"tool_calls\"}"), std::string::npos) << w.out;
-  expect_error("parse --format nope", "", 1, "known: none, qwen3_coder, glm47, glm45, hermes");
+  expect_error("parse --format nope", "", 1, "known: none, qwen3_coder, glm47, glm45, xlam");
 }
 
 // Every flag of every command reaches the library: each changes the output.
@@ -361,7 +361,7 @@ TEST(CliFlags, ParseNoPartialCalls) {
 TEST(CliFlags, ParseList) {
   auto r = run("parse --list");
   EXPECT_EQ(r.status, 0);
-  EXPECT_EQ(r.out.find("formats: none qwen3_coder glm47 glm45 hermes"), 0u) << r.out;
+  EXPECT_EQ(r.out.find("formats: none qwen3_coder glm47 glm45 xlam"), 0u) << r.out;
   EXPECT_NE(r.out.find("pythonic"), std::string::npos) << r.out;
 }
 
