@@ -37,7 +37,8 @@ constexpr RF kQwen3{
     .models = "Qwen3 (enable_thinking switch)",
     .open = {"<think>"},
     .close = {"</think>"},
-    .detect = [](std::string_view t) { return has_think(t) && has(t, "enable_thinking"); },
+    // Nemotron Nano v2's template has an enable_thinking switch too, but it is think (/think, /no_think).
+    .detect = [](std::string_view t) { return has_think(t) && has(t, "enable_thinking") && !has(t, "<SPECIAL_11>"); },
     .prompt_opens = think_prompt_opens,
 };
 constexpr RF kDeepSeekR1{
@@ -66,7 +67,7 @@ constexpr RF kStep3{
     .close = {"</think>"},
     .starts_in_reasoning = true,
     .leading_open = RF::LeadingOpen::text,
-    .detect = [](std::string_view t) { return has(t, "<|BOT|>") && has_think(t); },
+    // Not detected: Step3's template was not at hand (its <think> would read as think).
 };
 constexpr RF kGranite{
     .name = "granite",
@@ -124,7 +125,7 @@ constexpr RF kErnie45{
     .starts_in_reasoning = true,
     .answer_open = {"<response>"},
     .answer_close = {"</response>"},
-    .detect = [](std::string_view t) { return has_think(t) && has(t, "<response>") && has(t, "<|im_start|>"); },
+    // Not detected: ERNIE-4.5-Thinking's template was not at hand (its <think> would read as think).
 };
 constexpr RF kMiniMaxAppendThink{
     .name = "minimax_append_think",
