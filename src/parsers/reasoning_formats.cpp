@@ -24,16 +24,14 @@ bool think_prompt_opens(std::string_view t) {
          (has(t, "<SPECIAL_11>Assistant") && has(t, "'<think>\\n'"));
 }
 
-constexpr RF kThink{
-    .name = "think",
+constexpr RF kThink{.name = "think",  // (not "    .name": tests/fuzz/CMakeLists.txt reads those lines as tool families)
     .models = "QwQ, Qwen3 Thinking, Nemotron Nano v2, OLMo 3 Think, GLM-4.5/4.6, Kimi K2 Thinking, StepFun, other <think> models",
     .open = {"<think>"},
     .close = {"</think>"},
     .detect = has_think,
     .prompt_opens = think_prompt_opens,
 };
-constexpr RF kQwen3{
-    .name = "qwen3",
+constexpr RF kQwen3{.name = "qwen3",
     .models = "Qwen3 (enable_thinking switch)",
     .open = {"<think>"},
     .close = {"</think>"},
@@ -41,8 +39,7 @@ constexpr RF kQwen3{
     .detect = [](std::string_view t) { return has_think(t) && has(t, "enable_thinking") && !has(t, "<SPECIAL_11>"); },
     .prompt_opens = think_prompt_opens,
 };
-constexpr RF kDeepSeekR1{
-    .name = "deepseek_r1",
+constexpr RF kDeepSeekR1{.name = "deepseek_r1",
     .models = "DeepSeek-R1 (the template ends the prompt with <think>)",
     .open = {"<think>"},
     .close = {"</think>"},
@@ -50,8 +47,7 @@ constexpr RF kDeepSeekR1{
     .detect = [](std::string_view t) { return has_think(t) && has(t, "<｜Assistant｜>"); },
     .prompt_opens = think_prompt_opens,
 };
-constexpr RF kMistral{
-    .name = "mistral",
+constexpr RF kMistral{.name = "mistral",
     .models = "Magistral, Mistral Small 4",
     .open = {"[THINK]"},
     .close = {"[/THINK]"},
@@ -60,8 +56,7 @@ constexpr RF kHarmony{.name = "harmony", .models = "gpt-oss (the harmony tool ca
                       .tool_format = "harmony"};
 
 // New formats.
-constexpr RF kStep3{
-    .name = "step3",
+constexpr RF kStep3{.name = "step3",
     .models = "Step3 (the prompt opens the reasoning; a <think> it writes is reasoning text)",
     .open = {"<think>"},
     .close = {"</think>"},
@@ -69,29 +64,25 @@ constexpr RF kStep3{
     .leading_open = RF::LeadingOpen::text,
     // Not detected: Step3's template was not at hand (its <think> would read as think).
 };
-constexpr RF kGranite{
-    .name = "granite",
+constexpr RF kGranite{.name = "granite",
     .models = "IBM Granite 3.2 / 3.3 (thinking)",
     .open = {"Here is my thought process:", "Here's my thought process:"},
     .close = {"Here is my response:", "Here's my response:"},
     .detect = [](std::string_view t) { return has(t, "Here is my thought process:") || has(t, "Here's my thought process:"); },
 };
-constexpr RF kKimi{
-    .name = "kimi",
+constexpr RF kKimi{.name = "kimi",
     .models = "Kimi-VL-Thinking, Kimi k1.5",
     .open = {"◁think▷"},
     .close = {"◁/think▷"},
     .detect = [](std::string_view t) { return has(t, "◁think▷") || has(t, "◁/think▷"); },
 };
-constexpr RF kSeedOss{
-    .name = "seed_oss",
+constexpr RF kSeedOss{.name = "seed_oss",
     .models = "ByteDance Seed-OSS",
     .open = {"<seed:think>"},
     .close = {"</seed:think>"},
     .detect = [](std::string_view t) { return has(t, "<seed:think>"); },
 };
-constexpr RF kCohere{
-    .name = "cohere",
+constexpr RF kCohere{.name = "cohere",
     .models = "Cohere Command A Reasoning, Command R7B",
     .open = {"<|START_THINKING|>"},
     .close = {"<|END_THINKING|>"},
@@ -99,16 +90,14 @@ constexpr RF kCohere{
     .answer_close = {"<|END_RESPONSE|>"},
     .detect = [](std::string_view t) { return has(t, "<|START_THINKING|>"); },
 };
-constexpr RF kGemma4{
-    .name = "gemma4",
+constexpr RF kGemma4{.name = "gemma4",
     .models = "Gemma 4 (thinking on: <|think|> in the system turn)",
     .open = {"<|channel>"},
     .close = {"<channel|>"},
     .label = "thought\n",
     .detect = [](std::string_view t) { return has(t, "<|channel>") && has(t, "<channel|>"); },
 };
-constexpr RF kHunyuan{
-    .name = "hunyuan",
+constexpr RF kHunyuan{.name = "hunyuan",
     .models = "Tencent Hunyuan-A13B",
     .open = {"<think>"},
     .close = {"</think>"},
@@ -117,8 +106,7 @@ constexpr RF kHunyuan{
     // Hunyuan-A13B's template: <|startoftext|> ... <|extra_0|>, '<think>\\n\\n</think>\\n' when thinking is off.
     .detect = [](std::string_view t) { return has_think(t) && has(t, "<|startoftext|>") && has(t, "<|extra_0|>"); },
 };
-constexpr RF kErnie45{
-    .name = "ernie45",
+constexpr RF kErnie45{.name = "ernie45",
     .models = "Baidu ERNIE-4.5 Thinking",
     .open = {"<think>"},
     .close = {"</think>"},
@@ -127,8 +115,7 @@ constexpr RF kErnie45{
     .answer_close = {"</response>"},
     // Not detected: ERNIE-4.5-Thinking's template was not at hand (its <think> would read as think).
 };
-constexpr RF kMiniMaxAppendThink{
-    .name = "minimax_append_think",
+constexpr RF kMiniMaxAppendThink{.name = "minimax_append_think",
     .models = "MiniMax-M2 (reasoning kept in the content, the prompt's <think> put back)",
     .close = {"</think>"},  // stays in the content: kept when decoding
     .content_prefix = "<think>",
