@@ -62,7 +62,8 @@ constexpr RF kStep3{.name = "step3",
     .close = {"</think>"},
     .starts_in_reasoning = true,
     .leading_open = RF::LeadingOpen::text,
-    // Not detected: Step3's template was not at hand (its <think> would read as think).
+    // Step3's templates (<|BOT|>role\n...<|EOT|>) end the generation prompt with '<|BOT|>assistant\n<think>\n'.
+    .detect = [](std::string_view t) { return has(t, "<|BOT|>") && has_think(t); },
 };
 constexpr RF kGranite{.name = "granite",
     .models = "IBM Granite 3.2 / 3.3 (thinking)",

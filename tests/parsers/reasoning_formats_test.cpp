@@ -241,6 +241,14 @@ TEST(ReasoningFormats, DetectFromRealTemplates) {
   // Command R7B / Command A: <|START_THINKING|> in the template.
   EXPECT_EQ(detect_format("{{ '<|START_THINKING|>' + message.tool_plan + '<|END_THINKING|>' }}").reasoning, "cohere");
   EXPECT_EQ(detect_format("{{ '◁think▷' + reasoning + '◁/think▷' }}").reasoning, "kimi");
+  // Step3 / Step-Audio-R1: the generation prompt of the template passed to vLLM with --reasoning-parser step3
+  // (and vLLM's examples/offline_inference/vision_language.py Step3 prompt: `<|BOT|>assistant\n<think>\n`).
+  auto step3 = detect_format(
+      "{%- for message in messages -%}{%- if message[\"role\"] == \"user\" -%}{{- '<|BOT|>human\\n' + "
+      "render_content(message[\"content\"]) + '<|EOT|>' -}}{%- endif -%}{%- endfor -%}"
+      "{%- if add_generation_prompt -%}{{- '<|BOT|>assistant\\n<think>\\n' -}}{%- endif -%}");
+  EXPECT_EQ(step3.reasoning, "step3");
+  EXPECT_TRUE(step3.starts_in_reasoning);
   // StepFun 3.7 Flash (llama.cpp models/templates/StepFun3.7-Flash.jinja @ca13f4c0): think, opened by the prompt.
   auto step = detect_format("{%- if add_generation_prompt %}\n    {{- '<|im_start|>assistant\\n<think>\\n' }}\n{%- endif %}");
   EXPECT_EQ(step.reasoning, "think");
