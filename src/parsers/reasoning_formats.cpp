@@ -66,7 +66,7 @@ constexpr RF kStep3{.name = "step3",
     .detect = [](std::string_view t) { return has(t, "<|BOT|>") && has_think(t); },
 };
 constexpr RF kGranite{.name = "granite",
-    .models = "IBM Granite 3.2 / 3.3 (thinking)",
+    .models = "IBM Granite 3.2 (thinking on)",
     .open = {"Here is my thought process:", "Here's my thought process:"},
     .close = {"Here is my response:", "Here's my response:"},
     .detect = [](std::string_view t) { return has(t, "Here is my thought process:") || has(t, "Here's my thought process:"); },
