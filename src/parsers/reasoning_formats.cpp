@@ -87,8 +87,9 @@ constexpr RF kCohere{.name = "cohere",
     .models = "Cohere Command A Reasoning, Command R7B",
     .open = {"<|START_THINKING|>"},
     .close = {"<|END_THINKING|>"},
-    .answer_open = {"<|START_RESPONSE|>"},
-    .answer_close = {"<|END_RESPONSE|>"},
+    // Command 3 wraps the answer in <|START_RESPONSE|>, Command 4 in <|START_TEXT|>.
+    .answer_open = {"<|START_RESPONSE|>", "<|START_TEXT|>"},
+    .answer_close = {"<|END_RESPONSE|>", "<|END_TEXT|>"},
     .detect = [](std::string_view t) { return has(t, "<|START_THINKING|>"); },
 };
 constexpr RF kGemma4{.name = "gemma4",

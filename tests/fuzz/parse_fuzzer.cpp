@@ -137,8 +137,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       } else if (r == "cohere") {
         opens(lengths({"<|START_THINKING|>"}));
         add_choice(lengths({"<|END_THINKING|>"}));
-        add_choice(lengths({"<|START_RESPONSE|>"}));
-        add_choice(lengths({"<|END_RESPONSE|>"}));
+        add_choice(lengths({"<|START_RESPONSE|>", "<|START_TEXT|>"}));
+        add_choice(lengths({"<|END_RESPONSE|>", "<|END_TEXT|>"}));
       } else if (r == "gemma4") {
         opens(lengths({"<|channel>", "<|channel>thought\n"}));
         add_choice(lengths({"<channel|>"}));

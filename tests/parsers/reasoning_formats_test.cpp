@@ -71,8 +71,9 @@ TEST(ReasoningFormats, ListedAndChecked) {
   EXPECT_THROW(OutputParser(opts("harmony")), Error);  // goes with the harmony tool format
   EXPECT_EQ(parser_markers(opts("granite")), (std::vector<std::string>{"Here is my thought process:", "Here's my thought process:",
                                                                        "Here is my response:", "Here's my response:"}));
-  EXPECT_EQ(parser_markers(opts("cohere")), (std::vector<std::string>{"<|START_THINKING|>", "<|END_THINKING|>",
-                                                                      "<|START_RESPONSE|>", "<|END_RESPONSE|>"}));
+  EXPECT_EQ(parser_markers(opts("cohere")),
+            (std::vector<std::string>{"<|START_THINKING|>", "<|END_THINKING|>", "<|START_RESPONSE|>", "<|START_TEXT|>",
+                                      "<|END_RESPONSE|>", "<|END_TEXT|>"}));
   EXPECT_EQ(parser_markers(opts("gemma4")), (std::vector<std::string>{"<|channel>", "<channel|>"}));
   EXPECT_EQ(parser_markers(opts("minimax_append_think")), (std::vector<std::string>{"</think>", "<think>"}));
 }
@@ -127,6 +128,9 @@ TEST(ReasoningFormats, CohereDropsTheResponseWrapper) {
   expect("<|START_THINKING|>plan<|END_THINKING|>\n<|START_RESPONSE|>Hi<|END_RES", o, "plan", "\nHi<|END_RES");
   expect("Hi <|START_RESPONSE|>x<|END_RESPONSE|>", o, "", "Hi <|START_RESPONSE|>x<|END_RESPONSE|>");  // not at the start
   expect("<|START_RESPONSE|>a<|END_RESPONSE|>b<|END_RESPONSE|>", o, "", "ab<|END_RESPONSE|>");  // the first close only
+  // Command 4: the prompt opens the thinking; the answer is in <|START_TEXT|>.
+  expect("plan<|END_THINKING|><|START_TEXT|>Hi<|END_TEXT|>", opts("cohere", true), "plan", "Hi");
+  expect("<|START_THINKING|>plan<|END_THINKING|><|START_TEXT|>Hi<|END_TEXT|>", opts("cohere", true), "plan", "Hi");
 }
 
 TEST(ReasoningFormats, Gemma4DropsTheThoughtLabel) {
