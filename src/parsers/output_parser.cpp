@@ -34,9 +34,8 @@ class ParserCore {
     for (auto m : rf_->open) n_open_ += !m.empty();
     for (auto m : rf_->close) n_close_ += !m.empty();
     prefix_ = rf_->content_prefix;
-    reasoning_ = !rf_->passive;
-    in_reasoning_ = reasoning_ && (o.starts_in_reasoning || rf_->starts_in_reasoning);
-    phase_ = !reasoning_ ? Phase::done : in_reasoning_ ? Phase::reasoning : Phase::pre;
+    in_reasoning_ = !rf_->passive && (o.starts_in_reasoning || rf_->starts_in_reasoning);
+    phase_ = rf_->passive ? Phase::done : in_reasoning_ ? Phase::reasoning : Phase::pre;
     if (in_reasoning_) label_ = rf_->label;
   }
 
@@ -239,7 +238,7 @@ class ParserCore {
   std::string_view prefix_, label_;
   std::size_t label_pos_ = 0;
   Phase phase_ = Phase::done;
-  bool reasoning_ = false, in_reasoning_ = false, reasoning_started_ = false;
+  bool in_reasoning_ = false, reasoning_started_ = false;
 };
 
 }  // namespace detail
