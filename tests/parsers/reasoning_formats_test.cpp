@@ -201,9 +201,9 @@ TEST(ReasoningFormats, RandomTextsAreSplitInvariant) {
   }
 }
 
-// detect_format on the models' real chat templates (tests/data/chat_templates/, see SOURCES.md)
-// and, for templates not stored there, on their defining lines quoted from llama.cpp's
-// models/templates/ (commit given).
+// detect_format on the models' real chat templates (tests/data/chat_templates/ and
+// tests/data/parsers/chat_templates/, see their SOURCES.md) and, for templates not stored there,
+// on their defining lines as the templates write them.
 TEST(ReasoningFormats, DetectFromRealTemplates) {
   auto gemma4 = detect_format(read_template("vllm__tool_chat_template_gemma4.jinja"));
   EXPECT_EQ(gemma4.reasoning, "gemma4");
@@ -222,19 +222,11 @@ TEST(ReasoningFormats, DetectFromRealTemplates) {
   EXPECT_EQ(detect_format(read_template("vllm__tool_chat_template_hermes.jinja")).reasoning, "none");
   EXPECT_EQ(detect_format(read_template("vllm__tool_chat_template_granite.jinja")).reasoning, "none");  // Granite 3.1: no thinking
 
-  // llama.cpp models/templates/ByteDance-Seed-OSS.jinja @b1933d30.
-  auto seed = detect_format(
-      "{%- set think_begin_token      = '<seed:think>'             -%}\n"
-      "{%- set think_end_token        = '</seed:think>'            -%}\n"
-      "{%- if add_generation_prompt %}\n{{ bos_token+\"assistant\\n\" }}\n{%- if thinking_budget == 0 %}\n"
-      "{{ think_begin_token+budget_begin_token }}\n{%- endif %}\n{%- endif %}");
+  // llama.cpp's models/templates/ (tests/data/parsers/chat_templates/SOURCES.md).
+  auto seed = detect_format(read_template("../parsers/chat_templates/llama.cpp__ByteDance-Seed-OSS.jinja"));
   EXPECT_EQ(seed.reasoning, "seed_oss");
-  EXPECT_FALSE(seed.starts_in_reasoning);
-  // llama.cpp models/templates/unsloth-MiniMax-M2.jinja @a21f05af.
-  auto minimax = detect_format(
-      "{{- ']~!b[' ~ ']~b]system' ~ '\\n' }}\n"
-      "            {{- '<think>' ~ '\\n' ~ reasoning_content ~ '\\n' ~ '</think>' ~ '\\n\\n' }}\n"
-      "{%- if add_generation_prompt -%}\n{{- ']~b]ai' ~ '\\n' ~ '<think>' ~ '\\n' }}\n{%- endif -%}");
+  EXPECT_FALSE(seed.starts_in_reasoning);  // Seed-OSS writes <seed:think> itself
+  auto minimax = detect_format(read_template("../parsers/chat_templates/llama.cpp__unsloth-MiniMax-M2.jinja"));
   EXPECT_EQ(minimax.reasoning, "minimax_append_think");
   // Granite 3.2's template (its thinking system prompt).
   auto granite = detect_format(
