@@ -140,7 +140,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         add_choice(lengths({"<|START_RESPONSE|>", "<|START_TEXT|>"}));
         add_choice(lengths({"<|END_RESPONSE|>", "<|END_TEXT|>"}));
       } else if (r == "gemma4") {
-        opens(lengths({"<|channel>", "<|channel>thought\n"}));
+        opens(lengths({"<|channel>", "<|channel>thought\n", "thought\n"}));  // the label alone when it starts in reasoning
         add_choice(lengths({"<channel|>"}));
       } else if (r == "hunyuan" || r == "ernie45") {
         opens(lengths({"<think>"}));
