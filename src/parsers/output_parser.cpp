@@ -34,8 +34,9 @@ class ParserCore {
     for (auto m : rf_->open) n_open_ += !m.empty();
     for (auto m : rf_->close) n_close_ += !m.empty();
     prefix_ = rf_->content_prefix;
-    in_reasoning_ = !rf_->passive && (o.starts_in_reasoning || rf_->starts_in_reasoning);
-    phase_ = rf_->passive ? Phase::done : in_reasoning_ ? Phase::reasoning : Phase::pre;
+    bool passive = rf_->passive || (!rf_->read_by_format.empty() && o.format == rf_->read_by_format);
+    in_reasoning_ = !passive && (o.starts_in_reasoning || rf_->starts_in_reasoning);
+    phase_ = passive ? Phase::done : in_reasoning_ ? Phase::reasoning : Phase::pre;
     if (in_reasoning_) label_ = rf_->label;
   }
 
@@ -329,6 +330,7 @@ DetectedFormat detect_format(std::string_view t) {
     }
   for (const detail::ReasoningFormat* r : detail::reasoning_detection_order())
     if (r->detect && r->detect(t)) {
+      if (r->read_by_format == d.format) break;  // the tool call format reads it: reasoning "none"
       d.reasoning = r->name;
       d.starts_in_reasoning = r->starts_in_reasoning || (r->prompt_opens && r->prompt_opens(t));
       break;

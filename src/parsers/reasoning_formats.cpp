@@ -90,6 +90,7 @@ constexpr RF kCohere{.name = "cohere",
     // Command 3 wraps the answer in <|START_RESPONSE|>, Command 4 in <|START_TEXT|>.
     .answer_open = {"<|START_RESPONSE|>", "<|START_TEXT|>"},
     .answer_close = {"<|END_RESPONSE|>", "<|END_TEXT|>"},
+    .read_by_format = "cohere",  // the cohere tool call format reads Command's blocks itself
     .detect = [](std::string_view t) { return has(t, "<|START_THINKING|>"); },
 };
 constexpr RF kGemma4{.name = "gemma4",
@@ -97,6 +98,7 @@ constexpr RF kGemma4{.name = "gemma4",
     .open = {"<|channel>"},
     .close = {"<channel|>"},
     .label = "thought\n",
+    .read_by_format = "gemma4",  // the gemma4 tool call format reads the channel itself
     .detect = [](std::string_view t) { return has(t, "<|channel>") && has(t, "<channel|>"); },
 };
 constexpr RF kHunyuan{.name = "hunyuan",

@@ -41,6 +41,9 @@ struct ReasoningFormat {
   // The layer does nothing: "none", and "harmony" (the harmony tool format reads the channels).
   bool passive = false;
   std::string_view tool_format = {};  // the only tool call format it works with ("" any)
+  // A tool call format that reads this reasoning itself (its family parses the same markers):
+  // with it the layer does nothing, and detect_format pairs it with reasoning "none".
+  std::string_view read_by_format = {};
   // Whether a chat template's source shows this format (reasoning_formats() is in detection
   // order, most specific first), and whether its generation prompt opens the reasoning.
   bool (*detect)(std::string_view chat_template) = nullptr;

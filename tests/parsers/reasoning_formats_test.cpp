@@ -144,6 +144,19 @@ TEST(ReasoningFormats, Gemma4DropsTheThoughtLabel) {
   expect("Answer without thinking.", o, "", "Answer without thinking.");
 }
 
+// A tool call format that reads the reasoning itself (read_by_format) turns the layer off: the
+// text reaches the format as written.
+TEST(ReasoningFormats, ReadByItsToolFormat) {
+  for (const char* name : {"gemma4", "cohere"}) {
+    auto formats = list_formats();
+    if (std::find(formats.begin(), formats.end(), name) == formats.end()) continue;
+    std::string text = name == std::string("gemma4") ? "<|channel>thought\nplan<channel|>Hi" : "<|START_THINKING|>plan<|END_THINKING|><|START_RESPONSE|>Hi<|END_RESPONSE|>";
+    ParsedMessage with = check(text, opts(name, false, name)), alone = check(text, opts("none", false, name));
+    EXPECT_EQ(with.reasoning_content, alone.reasoning_content) << name;
+    EXPECT_EQ(with.content, alone.content) << name;
+  }
+}
+
 TEST(ReasoningFormats, HunyuanAnswerIsContentWithoutItsTags) {
   auto o = opts("hunyuan");
   expect("<think>\nplan\n</think>\n<answer>\nHi\n</answer>", o, "\nplan\n", "\n\nHi\n");
@@ -206,7 +219,8 @@ TEST(ReasoningFormats, RandomTextsAreSplitInvariant) {
 // on their defining lines as the templates write them.
 TEST(ReasoningFormats, DetectFromRealTemplates) {
   auto gemma4 = detect_format(read_template("vllm__tool_chat_template_gemma4.jinja"));
-  EXPECT_EQ(gemma4.reasoning, "gemma4");
+  // With a gemma4 tool call format (which reads the channel itself) the pair is gemma4 + none.
+  EXPECT_EQ(gemma4.reasoning, gemma4.format == "gemma4" ? "none" : "gemma4");
   EXPECT_FALSE(gemma4.starts_in_reasoning);
   auto hunyuan = detect_format(read_template("vllm__tool_chat_template_hunyuan_a13b.jinja"));
   EXPECT_EQ(hunyuan.reasoning, "hunyuan");
@@ -235,7 +249,8 @@ TEST(ReasoningFormats, DetectFromRealTemplates) {
       "query.\" %}");
   EXPECT_EQ(granite.reasoning, "granite");
   // Command R7B / Command A: <|START_THINKING|> in the template.
-  EXPECT_EQ(detect_format("{{ '<|START_THINKING|>' + message.tool_plan + '<|END_THINKING|>' }}").reasoning, "cohere");
+  auto cohere = detect_format("{{ '<|START_THINKING|>' + message.tool_plan + '<|END_THINKING|>' }}");
+  EXPECT_EQ(cohere.reasoning, cohere.format == "cohere" ? "none" : "cohere");
   EXPECT_EQ(detect_format("{{ '◁think▷' + reasoning + '◁/think▷' }}").reasoning, "kimi");
   // Step3 / Step-Audio-R1: the generation prompt of the template passed to vLLM with --reasoning-parser step3
   // (and vLLM's examples/offline_inference/vision_language.py Step3 prompt: `<|BOT|>assistant\n<think>\n`).
