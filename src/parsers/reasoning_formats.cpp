@@ -25,18 +25,17 @@ bool think_prompt_opens(std::string_view t) {
 }
 
 constexpr RF kThink{.name = "think",  // (not "    .name": tests/fuzz/CMakeLists.txt reads those lines as tool families)
-    .models = "QwQ, Qwen3 Thinking, Nemotron Nano v2, OLMo 3 Think, GLM-4.5/4.6, Kimi K2 Thinking, StepFun, other <think> models",
+    .models = "QwQ, Qwen3 Thinking, OLMo 3 Think, GLM-4.5/4.6, Granite 4.x, Kimi K2 Thinking, StepFun, other <think> models",
     .open = {"<think>"},
     .close = {"</think>"},
     .detect = has_think,
     .prompt_opens = think_prompt_opens,
 };
 constexpr RF kQwen3{.name = "qwen3",
-    .models = "Qwen3 (enable_thinking switch)",
+    .models = "Qwen3, Nemotron Nano v2 (enable_thinking switch)",
     .open = {"<think>"},
     .close = {"</think>"},
-    // Nemotron Nano v2's template has an enable_thinking switch too, but it is think (/think, /no_think).
-    .detect = [](std::string_view t) { return has_think(t) && has(t, "enable_thinking") && !has(t, "<SPECIAL_11>"); },
+    .detect = [](std::string_view t) { return has_think(t) && has(t, "enable_thinking"); },
     .prompt_opens = think_prompt_opens,
 };
 constexpr RF kDeepSeekR1{.name = "deepseek_r1",

@@ -225,9 +225,10 @@ TEST(ReasoningFormats, DetectFromRealTemplates) {
   auto hunyuan = detect_format(read_template("vllm__tool_chat_template_hunyuan_a13b.jinja"));
   EXPECT_EQ(hunyuan.reasoning, "hunyuan");
   EXPECT_FALSE(hunyuan.starts_in_reasoning);
-  // Nemotron Nano v2: <think> as think, and its generation prompt opens the reasoning.
+  // Nemotron Nano v2: <think> with an enable_thinking switch (qwen3, the same reading as think),
+  // and its generation prompt opens the reasoning.
   auto nemotron = detect_format(read_template("vllm__tool_chat_template_nemotron_nano_v2.jinja"));
-  EXPECT_EQ(nemotron.reasoning, "think");
+  EXPECT_EQ(nemotron.reasoning, "qwen3");
   EXPECT_TRUE(nemotron.starts_in_reasoning);
   // The earlier formats are unchanged.
   auto r1 = detect_format(read_template("vllm__tool_chat_template_deepseekr1.jinja"));
