@@ -14,7 +14,7 @@ namespace textedge {
 
 struct OutputParserOptions {
   std::string format = "none";     // tool call format (list_formats()), "none" for no calls
-  std::string reasoning = "none";  // "none", "think", "qwen3" or "deepseek_r1"
+  std::string reasoning = "none";  // list_reasoning_formats(): "none", "think", "qwen3", "deepseek_r1", ...
   bool starts_in_reasoning = false;  // the opening <think> is already in the prompt
   std::string tools_json;          // OpenAI tools array (qwen3_coder types values by it)
   // true: a call's header streams with its first fragment of arguments, then the rest of them;

@@ -5,60 +5,39 @@
 #include <cstdio>
 
 #include "parsers/family.hpp"
+#include "parsers/reasoning_formats.hpp"
 #include "textedge/error.hpp"
 
 namespace textedge {
 namespace detail {
 
-namespace {
-// "mistral": Magistral's [THINK]...[/THINK]; "harmony": gpt-oss's analysis channel, which the
-// harmony format itself turns into reasoning (so this layer does nothing).
-constexpr const char* kReasoning[] = {"none", "think", "qwen3", "deepseek_r1", "mistral", "harmony", "seed_oss", "kimi_k3"};
-
-std::string reasoning_names() {
-  std::string s;
-  for (auto* r : kReasoning) s += (s.empty() ? "" : ", ") + std::string(r);
-  return s;
-}
-}  // namespace
-
-// The reasoning layer. think / qwen3: a <think> before any other content opens reasoning, and
-// </think> closes it (Qwen3 with enable_thinking off writes no <think>: all content).
-// deepseek_r1: the output starts in reasoning (the template ends the prompt with <think>), a
-// leading <think> is dropped, and everything before </think> is reasoning.
+// The reasoning layer, driven by the format's row in reasoning_formats.cpp. Phases: `pre`
+// (before any other content: an open marker opens reasoning, an answer_open the answer
+// wrapper), `reasoning` (to a close marker; a leading open marker is dropped or text, as the
+// format says), `post` (after reasoning, before other content: an answer_open), `answer` (to the
+// first answer_close), `done` (all content, straight to the tool layer). think / qwen3: a <think>
+// before any other content opens reasoning, and </think> closes it (Qwen3 with enable_thinking
+// off writes no <think>: all content). deepseek_r1: the output starts in reasoning (the template
+// ends the prompt with <think>), a leading <think> is dropped, and everything before </think> is
+// reasoning.
 class ParserCore {
-  // Seed-OSS: <seed:think>...</seed:think>; Kimi K3: its think channel.
-  static std::string open_marker(const std::string& r) {
-    return r == "mistral" ? "[THINK]" : r == "seed_oss" ? "<seed:think>" : r == "kimi_k3" ? "<|open|>think<|sep|>" : "<think>";
-  }
-  // In reasoning: its end, a nested opening (text), and for calls_end_reasoning families, when
-  // the prompt opened the reasoning, the start of a call (which ends the reasoning; reasoning the
-  // model opened itself keeps the calls written in it, as the policy says).
-  static std::vector<std::string> close_markers(const OutputParserOptions& o) {
-    std::vector<std::string> v{close_marker(o.reasoning), open_marker(o.reasoning)};
-    const Family* f = find_family(o.format);
-    if (o.starts_in_reasoning && f && f->calls_end_reasoning && !f->calls_in_reasoning && !f->markers[0].empty())
-      v.emplace_back(f->markers[0]);
-    return v;
-  }
-  static std::string close_marker(const std::string& r) {
-    return r == "mistral" ? "[/THINK]" : r == "seed_oss" ? "</seed:think>" : r == "kimi_k3" ? "<|close|>think<|sep|>" : "</think>";
-  }
-
  public:
   explicit ParserCore(const OutputParserOptions& o)
-      : open_({open_marker(o.reasoning)}), close_(close_markers(o)) {
+      : rf_(checked(o)),
+        pre_(concat(rf_->open, rf_->answer_open)),
+        in_(in_reasoning_markers(o, rf_, call_index_)),
+        post_(concat(rf_->answer_open, kNoMarkers)),
+        answer_(concat(rf_->answer_close, kNoMarkers)) {
     const Family* family = find_family(o.format);
-    if (!family) throw Error("unknown tool call format \"" + o.format + "\" (known: " + family_names() + ")");
     if (family->make) tools_ = family->make(em_, o);
     if (family->make && family->calls_in_reasoning) reasoning_tools_ = family->make(em_, o);
-    bool found = false;
-    for (auto* r : kReasoning) found |= o.reasoning == r;
-    if (!found) throw Error("unknown reasoning format \"" + o.reasoning + "\" (known: " + reasoning_names() + ")");
-    if (o.reasoning == "harmony" && o.format != "harmony")
-      throw Error("reasoning format \"harmony\" goes with the harmony tool call format");
-    reasoning_ = o.reasoning != "none" && o.reasoning != "harmony";
-    in_reasoning_ = reasoning_ && (o.starts_in_reasoning || o.reasoning == "deepseek_r1");
+    for (auto m : rf_->open) n_open_ += !m.empty();
+    for (auto m : rf_->close) n_close_ += !m.empty();
+    prefix_ = rf_->content_prefix;
+    bool passive = rf_->passive || (!rf_->read_by_format.empty() && o.format == rf_->read_by_format);
+    in_reasoning_ = !passive && (o.starts_in_reasoning || rf_->starts_in_reasoning);
+    phase_ = passive ? Phase::done : in_reasoning_ ? Phase::reasoning : Phase::pre;
+    if (in_reasoning_) label_ = rf_->label;
   }
 
   // Performance note: each byte is seen once (one automaton step per layer), so a delta costs
@@ -68,7 +47,8 @@ class ParserCore {
   // or lost argument text when several tokens arrive in one delta).
   void feed(std::string_view s, std::vector<ChatDelta>& out) {
     em_.out = &out;
-    if (!reasoning_ || done_) {
+    if (!prefix_.empty()) write_prefix();
+    if (phase_ == Phase::done) {
       for (unsigned char c : s) to_content(c);
       return;
     }
@@ -77,8 +57,9 @@ class ParserCore {
 
   void finish(std::vector<ChatDelta>& out) {
     em_.out = &out;
-    if (in_reasoning_) {
-      to_reasoning(held_);
+    if (!prefix_.empty()) write_prefix();
+    if (phase_ == Phase::reasoning) {
+      to_reasoning(std::string(label_.substr(0, label_pos_)) + held_);
       end_reasoning_calls();
     } else {
       for (unsigned char c : held_) to_content(c);
@@ -92,6 +73,50 @@ class ParserCore {
   }
 
  private:
+  enum class Phase : unsigned char { pre, reasoning, post, answer, done };
+  static constexpr std::array<std::string_view, 2> kNoMarkers = {};
+
+  static const ReasoningFormat* checked(const OutputParserOptions& o) {
+    if (!find_family(o.format)) throw Error("unknown tool call format \"" + o.format + "\" (known: " + family_names() + ")");
+    const ReasoningFormat* rf = find_reasoning_format(o.reasoning);
+    if (!rf) throw Error("unknown reasoning format \"" + o.reasoning + "\" (known: " + reasoning_format_names() + ")");
+    if (!rf->tool_format.empty() && o.format != rf->tool_format)
+      throw Error("reasoning format \"" + o.reasoning + "\" goes with the " + std::string(rf->tool_format) + " tool call format");
+    return rf;
+  }
+  // In reasoning: its close markers, the open markers a format drops at its start, and for a
+  // calls_end_reasoning family when the prompt opened the reasoning, the start of a call (which
+  // ends the reasoning: Qwen3.5 calls without closing it; reasoning the model opened itself keeps
+  // the calls written in it, as the policy says). `call_index`: that marker's index, if any.
+  static StopStrings in_reasoning_markers(const OutputParserOptions& o, const ReasoningFormat* rf, std::uint32_t& call_index) {
+    std::vector<std::string> v;
+    for (auto m : rf->close)
+      if (!m.empty()) v.emplace_back(m);
+    if (rf->leading_open == ReasoningFormat::LeadingOpen::drop)
+      for (auto m : rf->open)
+        if (!m.empty()) v.emplace_back(m);
+    const Family* f = find_family(o.format);
+    if (o.starts_in_reasoning && f && f->calls_end_reasoning && !f->calls_in_reasoning && !f->markers[0].empty()) {
+      call_index = static_cast<std::uint32_t>(v.size());
+      v.emplace_back(f->markers[0]);
+    }
+    return StopStrings(v);
+  }
+  static StopStrings concat(const std::array<std::string_view, 2>& a, const std::array<std::string_view, 2>& b) {
+    std::vector<std::string> v;
+    for (auto m : a)
+      if (!m.empty()) v.emplace_back(m);
+    for (auto m : b)
+      if (!m.empty()) v.emplace_back(m);
+    return StopStrings(v);
+  }
+
+  void write_prefix() {
+    std::string_view p = prefix_;
+    prefix_ = {};
+    for (unsigned char c : p) to_content(c);
+  }
+
   void to_content(unsigned char c) {
     if (tools_)
       tools_->byte(c);
@@ -99,64 +124,111 @@ class ParserCore {
       em_.text(ChatDelta::Kind::content, std::string_view(reinterpret_cast<const char*>(&c), 1));
   }
 
+  const StopStrings& automaton() const {
+    switch (phase_) {
+      case Phase::pre: return pre_;
+      case Phase::reasoning: return in_;
+      case Phase::post: return post_;
+      default: return answer_;
+    }
+  }
+
   void byte(unsigned char c) {
-    if (done_) return to_content(c);
-    const StopStrings& ac = in_reasoning_ ? close_ : open_;
+    if (phase_ == Phase::done) return to_content(c);
+    if (label_pos_ < label_.size() && phase_ == Phase::reasoning && label_byte(c)) return;
+    const StopStrings& ac = automaton();
     std::optional<StopStrings::Match> m = ac.feed(state_, std::string_view(reinterpret_cast<const char*>(&c), 1));
-    if (!m && held_.empty() && ac.held(state_) == 0 && in_reasoning_) {  // ordinary reasoning text
+    if (!m && held_.empty() && ac.held(state_) == 0 && phase_ == Phase::reasoning) {  // ordinary reasoning text
       emit_reasoning(std::string_view(reinterpret_cast<const char*>(&c), 1));
       return;
     }
     held_ += static_cast<char>(c);
-    if (m) {
-      std::size_t len = ac.pattern(m->index).size();
-      std::string before = held_.substr(0, held_.size() - len);
-      bool dropped_open = in_reasoning_ && m->index == 1 && !reasoning_started_ &&
-                          before.find_first_not_of(" \t\r\n") == std::string::npos;
-      if (in_reasoning_ && m->index == 1 && !dropped_open) {
-        // A later <think> inside reasoning is reasoning text.
+    if (m) return marker(m->index, ac.pattern(m->index).size());
+    release_all_but(ac.held(state_));
+  }
+
+  // A marker of the current phase ends at this byte (held_ ends with it).
+  void marker(std::uint32_t index, std::size_t len) {
+    std::string before = held_.substr(0, held_.size() - len);
+    if (phase_ == Phase::reasoning && index == call_index_) {  // a call's start ends the reasoning
+      held_.clear();
+      state_ = 0;
+      emit_reasoning(before);
+      end_reasoning_calls();
+      in_reasoning_ = false;
+      phase_ = Phase::done;
+      for (unsigned char b : in_.pattern(index)) to_content(b);
+      return;
+    }
+    if (phase_ == Phase::reasoning && index >= n_close_) {  // an open marker inside reasoning
+      bool dropped_open = !reasoning_started_ && before.find_first_not_of(" \t\r\n") == std::string::npos;
+      if (!dropped_open) {  // a later <think> inside reasoning is reasoning text
         release_all_but(0);
         return;
       }
-      held_.clear();
-      state_ = 0;
-      if (dropped_open) return;
-      if (in_reasoning_ && m->index == 2) {  // a call's start ends the reasoning; the call goes to the tools
-        emit_reasoning(before);
-        end_reasoning_calls();
-        in_reasoning_ = false;
-        done_ = true;
-        for (unsigned char b : ac.pattern(2)) to_content(b);
-        return;
-      }
-      if (in_reasoning_) {  // </think>
-        emit_reasoning(before);
-        end_reasoning_calls();
-        in_reasoning_ = false;
-        done_ = true;
-      } else {  // <think>
-        for (unsigned char b : before) to_content(b);
-        in_reasoning_ = true;
-      }
-      return;
     }
-    release_all_but(ac.held(state_));
+    held_.clear();
+    state_ = 0;
+    switch (phase_) {
+      case Phase::reasoning:
+        if (index >= n_close_) return;  // the leading open marker, dropped
+        emit_reasoning(before);
+        end_reasoning_calls();
+        in_reasoning_ = false;
+        phase_ = rf_->answer_tags() ? Phase::post : Phase::done;
+        return;
+      case Phase::pre:
+        for (unsigned char b : before) to_content(b);
+        if (index < n_open_) {
+          in_reasoning_ = true;
+          phase_ = Phase::reasoning;
+          label_ = rf_->label;
+        } else {
+          phase_ = Phase::answer;
+        }
+        return;
+      case Phase::post:
+        for (unsigned char b : before) to_content(b);
+        phase_ = Phase::answer;
+        return;
+      default:  // the answer's close marker
+        for (unsigned char b : before) to_content(b);
+        phase_ = Phase::done;
+        return;
+    }
+  }
+
+  // The reasoning's label (Gemma 4's "thought\n"): true when `c` continues it. On a mismatch the
+  // label's bytes so far are reasoning read again, and `c` goes on as usual.
+  bool label_byte(unsigned char c) {
+    if (c == static_cast<unsigned char>(label_[label_pos_])) {
+      if (++label_pos_ == label_.size()) label_ = {}, label_pos_ = 0;
+      return true;
+    }
+    std::string_view replay = label_.substr(0, label_pos_);
+    label_ = {};
+    label_pos_ = 0;
+    for (unsigned char b : replay) byte(b);
+    return phase_ == Phase::done ? (to_content(c), true) : false;
   }
 
   void release_all_but(std::size_t keep) {
     if (held_.size() <= keep) return;
     std::size_t n = held_.size() - keep;
-    if (in_reasoning_) {
+    bool ends = false;
+    if (phase_ == Phase::reasoning) {
       emit_reasoning(std::string_view(held_).substr(0, n));
     } else {
       for (std::size_t i = 0; i < n; ++i) {
         unsigned char b = static_cast<unsigned char>(held_[i]);
         to_content(b);
-        if (!json_ws(b)) done_ = true;  // <think> opens reasoning only before any other content
+        // <think> opens reasoning (and <answer> its wrapper) only before any other content.
+        if (phase_ != Phase::answer && !json_ws(b)) ends = true;
       }
     }
     held_.erase(0, n);
-    if (done_ && !in_reasoning_) {  // stop scanning: release what is held as content
+    if (ends) {  // stop scanning: release what is held as content
+      phase_ = Phase::done;
       std::string rest = std::move(held_);
       held_.clear();
       state_ = 0;
@@ -185,12 +257,18 @@ class ParserCore {
     em_.text_is_reasoning = false;
   }
 
+  std::uint32_t call_index_ = UINT32_MAX;  // see in_reasoning_markers (declared before in_, which sets it)
+  const ReasoningFormat* rf_;
   Emitter em_;
   std::unique_ptr<ToolScanner> tools_, reasoning_tools_;
-  StopStrings open_, close_;
+  StopStrings pre_, in_, post_, answer_;
+  std::uint32_t n_open_ = 0, n_close_ = 0;
   std::uint32_t state_ = 0;
   std::string held_;
-  bool reasoning_ = false, in_reasoning_ = false, reasoning_started_ = false, done_ = false;
+  std::string_view prefix_, label_;
+  std::size_t label_pos_ = 0;
+  Phase phase_ = Phase::done;
+  bool in_reasoning_ = false, reasoning_started_ = false;
 };
 
 }  // namespace detail
@@ -248,27 +326,20 @@ std::vector<FormatInfo> format_infos() {
 }
 
 std::vector<std::string> list_reasoning_formats() {
-  return {std::begin(detail::kReasoning), std::end(detail::kReasoning)};
+  std::vector<std::string> v;
+  for (const detail::ReasoningFormat* f : detail::reasoning_formats()) v.emplace_back(f->name);
+  return v;
 }
 
 // The markers of each format, as data (the family modules match the same strings).
 std::vector<std::string> parser_markers(const OutputParserOptions& o) {
-  static const std::vector<std::pair<std::string_view, std::vector<std::string>>> kReasoningMarkers = {
-      {"think", {"<think>", "</think>"}},
-      {"qwen3", {"<think>", "</think>"}},
-      {"deepseek_r1", {"<think>", "</think>"}},
-      {"mistral", {"[THINK]", "[/THINK]"}},
-      {"seed_oss", {"<seed:think>", "</seed:think>"}},
-      {"kimi_k3", {"<|open|>think<|sep|>", "<|close|>think<|sep|>"}},
-  };
   std::vector<std::string> out;
   auto add = [&](const auto& markers) {
     for (std::string_view m : markers)
       if (!m.empty() && std::find(out.begin(), out.end(), m) == out.end()) out.emplace_back(m);
   };
   if (const detail::Family* f = detail::find_family(o.format)) add(f->markers);
-  for (auto& [name, markers] : kReasoningMarkers)
-    if (name == o.reasoning) add(markers);
+  if (const detail::ReasoningFormat* r = detail::find_reasoning_format(o.reasoning)) add(detail::reasoning_markers(*r));
   return out;
 }
 
@@ -280,32 +351,19 @@ std::vector<TokenId> special_tokens_to_keep(const Tokenizer& tokenizer, const Ou
 }
 
 DetectedFormat detect_format(std::string_view t) {
-  auto has = [&](std::string_view s) { return t.find(s) != std::string_view::npos; };
   DetectedFormat d;
   for (const detail::Family* f : detail::families())
     if (f->detect && f->detect(t)) {
       d.format = f->name;
       break;
     }
-  // Reasoning.
-  if (has("<seed:think>")) {  // Seed-OSS (the model opens its reasoning itself)
-    d.reasoning = "seed_oss";
-  } else if (has("open_tag('think'")) {  // Kimi K3: the generation prompt opens the think channel
-    d.reasoning = "kimi_k3";
-    d.starts_in_reasoning = true;
-  } else if (has("<think>") || has("</think>")) {  // DeepSeek-R1 templates only strip "</think>"
-    if (has("<｜Assistant｜>"))
-      d.reasoning = "deepseek_r1";  // DeepSeek-R1: the prompt ends with <think>
-    else if (has("enable_thinking"))
-      d.reasoning = "qwen3";  // Qwen3: enable_thinking switch
-    else
-      d.reasoning = "think";  // other <think> models (QwQ, ...)
-    // The generation prompt opens the reasoning: QwQ-32B, Qwen3-*-Thinking-2507, DeepSeek-R1-0528.
-    d.starts_in_reasoning =
-        has("assistant\\n<think>\\n") || has("<｜Assistant｜><think>\\n") || d.reasoning == "deepseek_r1" ||
-        has("]~b]ai' ~ '\\n' ~ '<think>'") ||                 // MiniMax-M2
-        has("<|assistant|>{{- '</think>' if (enable_thinking is defined and not enable_thinking) else '<think>'");  // GLM-4.7
-  }
+  for (const detail::ReasoningFormat* r : detail::reasoning_detection_order())
+    if (r->detect && r->detect(t)) {
+      if (r->read_by_format == d.format) break;  // the tool call format reads it: reasoning "none"
+      d.reasoning = r->name;
+      d.starts_in_reasoning = r->starts_in_reasoning || (r->prompt_opens && r->prompt_opens(t));
+      break;
+    }
   return d;
 }
 

@@ -5,12 +5,15 @@
 // - a whole message (parse_output) never carries a call whose arguments are not a JSON object
 //   (when the text is UTF-8: invalid bytes pass through as they are);
 // - no byte lost or repeated where calls cannot hide bytes: without calls, content and
-//   reasoning are the text less at most one opening and one closing reasoning marker (and with
-//   no reasoning format, exactly the text).
-// Input: [0] options (bits 0-1 reasoning, bit 2 starts_in_reasoning), [1] split seed, then the text.
+//   reasoning are the text less the reasoning format's markers it matched (at most one opening
+//   (+ Gemma 4's label), one closing, one answer opening and one answer closing), plus its content
+//   prefix (and with no reasoning format, exactly the text).
+// Input: [0] options (bits 0-1 reasoning, bit 2 starts_in_reasoning; fuzz_parse_reasoning: bits
+// 0-1 and 3-7 pick among every reasoning format), [1] split seed, then the text.
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
+#include <algorithm>
 #include <cstdlib>
 #include <random>
 #include <string>
@@ -40,9 +43,14 @@ constexpr bool kOwnMarkers = kFormat == "harmony" || kFormat == "gemma4" || kFor
 // The reasoning formats tried with this tool format.
 std::string reasoning_for(unsigned bits) {
   if (kFormat == "harmony") return "harmony";
-  if (kFormat == "none") {
-    static const char* all[] = {"think", "qwen3", "deepseek_r1", "mistral"};
-    return all[bits & 3];
+  if (kFormat == "none") {  // every reasoning format but harmony (which goes with its tool format)
+    static const std::vector<std::string> all = [] {
+      std::vector<std::string> v = {"think", "qwen3", "deepseek_r1", "mistral"};  // the first four keep their seeds
+      for (auto& r : list_reasoning_formats())
+        if (r != "harmony" && std::find(v.begin(), v.end(), r) == v.end()) v.push_back(r);
+      return v;
+    }();
+    return all[((bits & 3) | ((bits >> 3) << 2)) % all.size()];
   }
   if (kFormat == "mistral") return bits & 1 ? "mistral" : "none";
   return bits & 1 ? (kFormat == "kimi_k2" ? "think" : "qwen3") : "none";
@@ -100,9 +108,61 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     } else if (o.reasoning == "none") {
       if (whole.content != text) fail("without calls or reasoning, the content is not the text", text);
     } else if (o.reasoning != "harmony") {
-      constexpr std::size_t open = 7, close = 8;  // <think> </think>, [THINK] [/THINK]
-      std::size_t removed = text.size() - std::min(text.size(), kept);
-      if (kept > text.size() || (removed != 0 && removed != open && removed != close && removed != open + close))
+      // The lengths the format's markers may remove: any sum of at most one of each kind.
+      std::vector<std::size_t> removable = {0};
+      auto add_choice = [&](const std::vector<std::size_t>& lengths) {
+        std::vector<std::size_t> next = removable;
+        for (std::size_t r : removable)
+          for (std::size_t len : lengths) next.push_back(r + len);
+        removable = std::move(next);
+      };
+      auto opens = [&](const std::vector<std::size_t>& lengths) {  // a repeated opener at the start is dropped too
+        add_choice(lengths);
+        add_choice(lengths);
+      };
+      auto lengths = [&](std::initializer_list<const char*> ms) {
+        std::vector<std::size_t> v;
+        for (const char* m : ms) v.push_back(std::string_view(m).size());
+        return v;
+      };
+      const std::string& r = o.reasoning;
+      std::size_t prefix = 0;
+      if (r == "think" || r == "qwen3" || r == "deepseek_r1" || r == "step3") {
+        opens(lengths({"<think>"}));
+        add_choice(lengths({"</think>"}));
+      } else if (r == "mistral") {
+        opens(lengths({"[THINK]"}));
+        add_choice(lengths({"[/THINK]"}));
+      } else if (r == "granite") {
+        opens(lengths({"Here is my thought process:", "Here's my thought process:"}));
+        add_choice(lengths({"Here is my response:", "Here's my response:"}));
+      } else if (r == "kimi") {
+        opens(lengths({"◁think▷"}));
+        add_choice(lengths({"◁/think▷"}));
+      } else if (r == "seed_oss") {
+        opens(lengths({"<seed:think>"}));
+        add_choice(lengths({"</seed:think>"}));
+      } else if (r == "cohere") {
+        opens(lengths({"<|START_THINKING|>"}));
+        add_choice(lengths({"<|END_THINKING|>"}));
+        add_choice(lengths({"<|START_RESPONSE|>", "<|START_TEXT|>"}));
+        add_choice(lengths({"<|END_RESPONSE|>", "<|END_TEXT|>"}));
+      } else if (r == "gemma4") {
+        opens(lengths({"<|channel>", "<|channel>thought\n", "thought\n"}));  // the label alone when it starts in reasoning
+        add_choice(lengths({"<channel|>"}));
+      } else if (r == "hunyuan" || r == "ernie45") {
+        opens(lengths({"<think>"}));
+        add_choice(lengths({"</think>"}));
+        add_choice(lengths({r == "hunyuan" ? "<answer>" : "<response>"}));
+        add_choice(lengths({r == "hunyuan" ? "</answer>" : "</response>"}));
+      } else if (r == "minimax_append_think") {
+        prefix = std::string_view("<think>").size();
+      } else {
+        fail("the fuzzer does not know this reasoning format's markers", text);
+      }
+      if (kept > text.size() + prefix) fail("content and reasoning are longer than the text", text);
+      std::size_t removed = text.size() + prefix - kept;
+      if (std::find(removable.begin(), removable.end(), removed) == removable.end())
         fail("without calls, content and reasoning are not the text less its reasoning markers", text);
     }
   }
