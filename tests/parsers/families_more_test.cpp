@@ -254,7 +254,7 @@ TEST(Lfm2, BrokenAndCutOffCalls) {
     // Streamed, the second call's header and `{"x": ` went out before the bytes literal broke it.
     ASSERT_EQ(m.tool_calls.size(), partial ? 2u : 1u);
     EXPECT_EQ(m.tool_calls[0].arguments, R"({"a": 1})");
-    EXPECT_EQ(m.content, partial ? "'z')]<|tool_call_end|>" : ", bad(x=b'z')]<|tool_call_end|>");
+    EXPECT_EQ(m.content, partial ? "b'z')]<|tool_call_end|>" : ", bad(x=b'z')]<|tool_call_end|>");
   }
   EXPECT_TRUE(same_message(parse_output(text, opts("lfm2")), check(text, opts("lfm2", false))));
   // Cut off inside the first call: content as written (whole, held), or the arguments sent (partial).

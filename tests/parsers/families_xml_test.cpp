@@ -213,8 +213,9 @@ TEST(MinimaxM2, ContentAroundAndReasoning) {
 TEST(MinimaxM2, DetectsItsTemplate) {
   auto d = detect_format(read_template("llamacpp__unsloth-MiniMax-M2.jinja"));
   EXPECT_EQ(d.format, "minimax_m2");
-  EXPECT_EQ(d.reasoning, "think");
-  EXPECT_TRUE(d.starts_in_reasoning);
+  // As vLLM and MiniMax advise: the reasoning stays in the content (with the prompt's <think>
+  // put back), so clients send it back in the history as the model needs.
+  EXPECT_EQ(d.reasoning, "minimax_append_think");
 }
 
 // ---- seed_oss ----
