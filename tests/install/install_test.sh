@@ -82,7 +82,7 @@ cmake --install "$build_dir" --prefix "$work/static" >"$work/install-static.log"
 step "build and install the shared library ($build_dir/install-shared)"
 cmake -S "$source_dir" -B "$build_dir/install-shared" -DBUILD_SHARED_LIBS=ON -DCMAKE_BUILD_TYPE="$build_type" \
   -DCMAKE_CXX_COMPILER="$cxx" -DTEXTEDGE_BUILD_CLI=OFF -DTEXTEDGE_BUILD_TESTS=OFF \
-  -DTEXTEDGE_BUILD_BENCHMARKS=OFF >"$work/configure-shared.log" ||
+  -DTEXTEDGE_BUILD_BENCHMARKS=OFF -DTEXTEDGE_BUILD_PYTHON=OFF >"$work/configure-shared.log" ||
   fail "configuring the shared build:"$'\n'"$(cat "$work/configure-shared.log")"
 cmake --build "$build_dir/install-shared" -j "$jobs" --target textedge >"$work/build-shared.log" ||
   fail "building the shared library:"$'\n'"$(tail -50 "$work/build-shared.log")"
