@@ -36,7 +36,7 @@ test: build engine
 SANITIZE_DIR ?= $(BUILD_DIR)-asan
 # Sampling llama-server under grammars takes minutes and runs the engine's code, not ours: the
 # converter's own tests run sanitized, these two only in `make test`.
-SANITIZE_SKIP = RegexToGbnfEngine\.(SchemaSamples|ToolCallSamples)
+SANITIZE_SKIP = RegexToGbnfEngine(Tools)?\.(SchemaSamples|ToolCallSamples|ParallelToolCallSamples)
 test-sanitize: build engine
 	@BUILD_DIR=$(BUILD_DIR) bash scripts/goldens.sh
 	@cmake -S . -B $(SANITIZE_DIR) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTEXTEDGE_SANITIZE=address,undefined \

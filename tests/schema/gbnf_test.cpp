@@ -436,10 +436,17 @@ TEST(RegexToGbnfEngine, SchemaSamplesMatchTheRegex) {
                 4);  // 4 seeds: every case completed at least 4 of 6 when measured; CI time matters
 }
 
-TEST(RegexToGbnfEngine, ToolCallSamplesMatchTheRegex) {
-  auto cases = tool_cases(kAllFormats, false);
-  for (auto& c : tool_cases({"hermes", "llama3_json", "mistral", "qwen3_coder", "pythonic"}, true)) cases.push_back(c);
-  check_samples(cases, 4);
+// One test per tool call family (each a ctest of its own: they run in parallel, each within its
+// own time limit), and the parallel forms of five.
+class RegexToGbnfEngineTools : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(RegexToGbnfEngineTools, ToolCallSamplesMatchTheRegex) { check_samples(tool_cases({GetParam()}, false), 4); }
+
+INSTANTIATE_TEST_SUITE_P(Families, RegexToGbnfEngineTools, ::testing::ValuesIn(kAllFormats),
+                         [](const auto& info) { return info.param; });
+
+TEST(RegexToGbnfEngine, ParallelToolCallSamplesMatchTheRegex) {
+  check_samples(tool_cases({"hermes", "llama3_json", "mistral", "qwen3_coder", "pythonic"}, true), 4);
 }
 
 // Markers such as <tool_call> are single added tokens in Qwen3's vocabulary. llama.cpp's grammar
