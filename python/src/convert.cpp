@@ -76,6 +76,15 @@ Ids::Ids(py::handle obj, const char* what) {
   span_ = owned_;
 }
 
+std::string_view utf8_of(py::handle text, const char* what) {
+  if (!PyUnicode_Check(text.ptr()))
+    throw py::type_error(std::string(what) + " must be str, not " + Py_TYPE(text.ptr())->tp_name);
+  Py_ssize_t n = 0;
+  const char* p = PyUnicode_AsUTF8AndSize(text.ptr(), &n);
+  if (!p) throw py::error_already_set();
+  return {p, static_cast<std::size_t>(n)};
+}
+
 py::list to_list(std::span<const TokenId> ids) {
   PyObject* list = PyList_New(static_cast<Py_ssize_t>(ids.size()));
   if (!list) throw py::error_already_set();

@@ -31,6 +31,10 @@ class Ids {
 
 py::list to_list(std::span<const TokenId> ids);
 
+// The UTF-8 of a str (Python caches it: no copy). Not a str: TypeError naming `what`; a str that
+// has no UTF-8 (a lone surrogate): Python's UnicodeEncodeError, with its position.
+std::string_view utf8_of(py::handle text, const char* what);
+
 // JSON text of a Python value made of dicts (str keys), lists, tuples, str, int, float, bool
 // and None: what the chat template and the parser read. `what` names the argument in errors.
 std::string to_json(py::handle value, const char* what);

@@ -63,7 +63,8 @@ void bind_parsers(py::module_& m) {
            "tools: the request's OpenAI tools (types XML-style parameter values).")
       .def(
           "feed",
-          [](OutputParser& p, std::string_view delta) {
+          [](OutputParser& p, py::handle text) {
+            std::string_view delta = utf8_of(text, "feed: delta");
             std::vector<ChatDelta> out;
             {
               py::gil_scoped_release release;

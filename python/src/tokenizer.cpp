@@ -70,7 +70,8 @@ void bind_tokenizer(py::module_& m) {
                   py::call_guard<py::gil_scoped_release>(), "Builds from tokenizer.json text.")
       .def(
           "encode",
-          [](const Tokenizer& t, std::string_view text, bool add_special_tokens) {
+          [](const Tokenizer& t, py::handle sequence, bool add_special_tokens) {
+            std::string_view text = utf8_of(sequence, "encode: sequence");
             std::vector<TokenId> ids;
             {
               py::gil_scoped_release release;

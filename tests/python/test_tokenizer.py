@@ -75,6 +75,10 @@ def test_errors_are_python_exceptions_with_textedge_messages(tmp_path):
         tok.decode([-1])
     with pytest.raises(TypeError):
         tok.decode(["a"])
+    with pytest.raises(UnicodeEncodeError):  # a lone surrogate has no UTF-8, as in tokenizers
+        tok.encode("a\udcff")
+    with pytest.raises(TypeError, match="must be str"):
+        tok.encode(b"bytes")
 
 
 def test_threads_give_the_same_results_and_run_in_parallel():
