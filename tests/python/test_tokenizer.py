@@ -97,3 +97,42 @@ def test_threads_give_the_same_results_and_run_in_parallel():
     for t in threads:
         t.join()
     assert len(results) == 160 and all(results)
+
+
+def test_the_gil_is_released_while_textedge_works():
+    # A Python thread counts while the main thread is inside one long textedge call. Holding the
+    # GIL, the call would let it run one switch interval (5 ms) at most; released, it runs the whole
+    # call. So the count during a call of >= 150 ms, against the counting rate alone, tells them
+    # apart far beyond any machine's noise (a call holding the GIL: ~3%; released: 50-100%).
+    import time
+
+    tok = textedge.Tokenizer.from_pretrained(str(SOURCE_DIR / "models" / "qwen3"))
+    text = (SOURCE_DIR / "README.md").read_text()
+    while True:  # long enough that one encode takes 150 ms here
+        start = time.perf_counter()
+        ids = tok.encode(text).ids
+        if time.perf_counter() - start >= 0.15:
+            break
+        text *= 2
+    state = {"count": 0, "stop": False}
+
+    def count():
+        while not state["stop"]:
+            state["count"] += 1
+
+    counter = threading.Thread(target=count)
+    counter.start()
+    try:
+        before, start = state["count"], time.perf_counter()
+        time.sleep(0.1)
+        rate = (state["count"] - before) / (time.perf_counter() - start)
+        for name, call in (("encode", lambda: tok.encode(text)), ("decode", lambda: tok.decode(ids * 20)),
+                           ("encode_batch", lambda: tok.encode_batch([text] * 2))):
+            before, start = state["count"], time.perf_counter()
+            call()
+            seconds = time.perf_counter() - start
+            share = (state["count"] - before) / (rate * seconds)
+            assert share > 0.2, f"{name}: Python ran {share:.0%} of a {seconds:.2f} s call (the GIL held?)"
+    finally:
+        state["stop"] = True
+        counter.join()
