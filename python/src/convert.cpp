@@ -37,7 +37,9 @@ void copy_buffer(const py::buffer_info& b, std::vector<TokenId>& out, const char
 Ids::Ids(py::handle obj, const char* what) {
   PyObject* o = obj.ptr();
   if (PyLong_Check(o)) {
-    owned_.push_back(one_id(o, what));
+    one_ = one_id(o, what);
+    span_ = {&one_, 1};
+    return;
   } else if (PyList_Check(o) || PyTuple_Check(o)) {
     Py_ssize_t n = PySequence_Fast_GET_SIZE(o);
     PyObject** items = PySequence_Fast_ITEMS(o);

@@ -186,7 +186,9 @@ void bind_streaming(py::module_& m) {
               py::handle item = PySequence_Fast_GET_ITEM(steps.ptr(), static_cast<Py_ssize_t>(i));
               if (!PyTuple_Check(item.ptr()) || PyTuple_GET_SIZE(item.ptr()) < 2 || PyTuple_GET_SIZE(item.ptr()) > 3)
                 throw py::type_error("StreamBatch.step: item " + std::to_string(i) + " must be (handle, ids) or (handle, ids, finish)");
-              in[i].stream = py::handle(PyTuple_GET_ITEM(item.ptr(), 0)).cast<StreamBatch::Handle>();
+              unsigned long long handle = PyLong_AsUnsignedLongLong(PyTuple_GET_ITEM(item.ptr(), 0));
+              if (handle == static_cast<unsigned long long>(-1) && PyErr_Occurred()) throw py::error_already_set();
+              in[i].stream = handle;
               ids.emplace_back(PyTuple_GET_ITEM(item.ptr(), 1), "StreamBatch.step ids");
               in[i].ids = ids.back().span();
               if (PyTuple_GET_SIZE(item.ptr()) == 3) in[i].finish = PyObject_IsTrue(PyTuple_GET_ITEM(item.ptr(), 2)) == 1;
