@@ -3,6 +3,8 @@
 # prompt's suffix, one step per token, stop strings checked on the growing text) and SGLang's
 # DetokenizerManager (two windows per step through batch_decode). Their text must be the
 # reference's decode of prompt + generated, less the prompt's text.
+import re
+
 import textedge
 from conftest import SOURCE_DIR
 from test_streaming import expected, stream_cases
@@ -65,7 +67,11 @@ def test_vllm_and_sglang_loops_give_the_reference_text(model):
             assert want.startswith(text) and len(want) - len(text) <= 8, (name, c["cat"], skip)
             sglang = sglang_two_windows(compat, c["prompt"], c["ids"], skip)
             prompt_text = c["prompt_decode"][1 if skip else 0]
-            if full.startswith(prompt_text):
+            # A window that starts inside a run of byte tokens ("<0xE1>", on byte-fallback models)
+            # cannot decode its first characters: SGLang's loop is inexact there with any
+            # tokenizer, so only texts without byte tokens are compared.
+            byte_tokens = any(re.fullmatch(r"<0x[0-9A-F]{2}>", tok.id_to_token(i) or "") for i in c["prompt"][-6:] + c["ids"])
+            if full.startswith(prompt_text) and not byte_tokens:
                 assert sglang == full[len(prompt_text):], (name, c["cat"], skip)
             # A stop string from the middle of the text: vLLM's loop and TextStream stop at the same place.
             # (TextStream's text also holds the characters of a byte run the prompt ends with; compare
