@@ -40,7 +40,7 @@ SANITIZE_SKIP = RegexToGbnfEngine(Tools)?\.(SchemaSamples|ToolCallSamples|Parall
 test-sanitize: build engine
 	@BUILD_DIR=$(BUILD_DIR) bash scripts/goldens.sh
 	@cmake -S . -B $(SANITIZE_DIR) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTEXTEDGE_SANITIZE=address,undefined \
-	  -DTEXTEDGE_BUILD_BENCHMARKS=OFF -DTEXTEDGE_GOLDENS_DIR=$(abspath $(BUILD_DIR))/goldens >/dev/null
+	  -DTEXTEDGE_BUILD_BENCHMARKS=OFF -DTEXTEDGE_BUILD_PYTHON=OFF -DTEXTEDGE_GOLDENS_DIR=$(abspath $(BUILD_DIR))/goldens >/dev/null
 	@cmake --build $(SANITIZE_DIR) -j $(JOBS)
 	@cd $(SANITIZE_DIR) && $(WITH_ENGINE) ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
 	  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 ctest --output-on-failure -j $(JOBS) -E '$(SANITIZE_SKIP)'
@@ -53,7 +53,7 @@ TSAN_TESTS = Batch|Thread|Concurrent|Reference\..*qwen3
 test-tsan: build
 	@BUILD_DIR=$(BUILD_DIR) bash scripts/goldens.sh
 	@cmake -S . -B $(TSAN_DIR) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTEXTEDGE_SANITIZE=thread \
-	  -DTEXTEDGE_BUILD_BENCHMARKS=OFF -DTEXTEDGE_GOLDENS_DIR=$(abspath $(BUILD_DIR))/goldens >/dev/null
+	  -DTEXTEDGE_BUILD_BENCHMARKS=OFF -DTEXTEDGE_BUILD_PYTHON=OFF -DTEXTEDGE_GOLDENS_DIR=$(abspath $(BUILD_DIR))/goldens >/dev/null
 	@cmake --build $(TSAN_DIR) -j $(JOBS) --target $(TSAN_TARGETS)
 	@cd $(TSAN_DIR) && TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 \
 	  ctest --output-on-failure -j $(JOBS) -R '$(TSAN_TESTS)' --no-tests=error
