@@ -18,7 +18,7 @@ class Lfm2 final : public ToolScanner {
   Lfm2(Emitter& em, const OutputParserOptions& o) : ToolScanner(em, o, {"<|tool_call_start|>"}) {}
 
  private:
-  enum class St : unsigned char { open, call_pre, name, py_args, json, after_call, end_tag };
+  enum class St : unsigned char { open, call_pre, py_call, json, after_call, end_tag };
   void begin(std::uint32_t) override {
     st_ = St::open;
   }
@@ -36,25 +36,14 @@ class Lfm2 final : public ToolScanner {
           st_ = St::json;
           return step(c);
         }
-        if (!ident_start(c)) return Step::fail;
-        name_.assign(1, static_cast<char>(c));
-        st_ = St::name;
-        return Step::more;
-      case St::name:
-        if (ident_char(c) || c == '.') {
-          name_ += static_cast<char>(c);
-          return Step::more;
-        }
-        if (c != '(' || python_keyword(name_)) return Step::fail;
-        set_name(name_);
-        args_.reset(true);
-        st_ = St::py_args;
-        return Step::more;
-      case St::py_args:
-        switch (args_.step(c, *this)) {
-          case PyArgs::R::more: return Step::more;
-          case PyArgs::R::error: return Step::fail;
-          case PyArgs::R::done: end_call(); st_ = St::after_call; return Step::more;
+        py_call_.reset(true);
+        st_ = St::py_call;
+        [[fallthrough]];
+      case St::py_call:
+        switch (py_call_.step(c, *this)) {
+          case PyCall::R::more: return Step::more;
+          case PyCall::R::error: return Step::fail;
+          case PyCall::R::done: end_call(); st_ = St::after_call; return Step::more;
         }
         return Step::fail;
       case St::json:
@@ -91,8 +80,7 @@ class Lfm2 final : public ToolScanner {
 
   St st_ = St::open;
   std::size_t at_ = 0;
-  std::string name_;
-  PyArgs args_;
+  PyCall py_call_;
   WrapperCall call_;
 };
 

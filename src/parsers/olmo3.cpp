@@ -16,31 +16,20 @@ class Olmo3 final : public ToolScanner {
   Olmo3(Emitter& em, const OutputParserOptions& o) : ToolScanner(em, o, {"<function_calls>"}) {}
 
  private:
-  enum class St : unsigned char { pre, name, args, after_call, close };
+  enum class St : unsigned char { pre, call, after_call, close };
   void begin(std::uint32_t) override { st_ = St::pre; }
   Step step(unsigned char c) override {
     switch (st_) {
       case St::pre:
         if (json_ws(c)) return Step::more;
-        if (!ident_start(c)) return Step::fail;
-        name_.assign(1, static_cast<char>(c));
-        st_ = St::name;
-        return Step::more;
-      case St::name:
-        if (ident_char(c) || c == '.') {
-          name_ += static_cast<char>(c);
-          return Step::more;
-        }
-        if (c != '(' || python_keyword(name_)) return Step::fail;
-        set_name(name_);
-        args_.reset();
-        st_ = St::args;
-        return Step::more;
-      case St::args:
-        switch (args_.step(c, *this)) {
-          case PyArgs::R::more: return Step::more;
-          case PyArgs::R::error: return Step::fail;
-          case PyArgs::R::done: end_call(); st_ = St::after_call; return Step::more;
+        call_.reset();
+        st_ = St::call;
+        [[fallthrough]];
+      case St::call:
+        switch (call_.step(c, *this)) {
+          case PyCall::R::more: return Step::more;
+          case PyCall::R::error: return Step::fail;
+          case PyCall::R::done: end_call(); st_ = St::after_call; return Step::more;
         }
         return Step::fail;
       case St::after_call:
@@ -63,8 +52,8 @@ class Olmo3 final : public ToolScanner {
   }
 
   St st_ = St::pre;
-  std::string name_, tag_;
-  PyArgs args_;
+  std::string tag_;
+  PyCall call_;
 };
 
 }  // namespace

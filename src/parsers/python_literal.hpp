@@ -365,4 +365,24 @@ class PyArgs {
   PyValue value_;
 };
 
+// One call as Python writes it, from its name's first byte: f(k=v, ...) (a dotted name allowed).
+// The name goes to the scanner at "(", the arguments stream through PyArgs; shared by pythonic,
+// olmo3 and lfm2.
+class PyCall {
+ public:
+  enum class R { more, done, error };
+  void reset(bool json_words = false) {
+    st_ = St::name_start;
+    json_words_ = json_words;
+  }
+  R step(unsigned char c, ToolScanner& s);
+
+ private:
+  enum class St : unsigned char { name_start, name, args };
+  St st_ = St::name_start;
+  bool json_words_ = false;
+  std::string name_;
+  PyArgs args_;
+};
+
 }  // namespace textedge::detail

@@ -212,6 +212,33 @@ PyArgs::R PyArgs::step(unsigned char c, ToolScanner& s) {
   return R::error;
 }
 
+PyCall::R PyCall::step(unsigned char c, ToolScanner& s) {
+  switch (st_) {
+    case St::name_start:
+      if (!ident_start(c)) return R::error;
+      name_.assign(1, static_cast<char>(c));
+      st_ = St::name;
+      return R::more;
+    case St::name:
+      if (ident_char(c) || c == '.') {
+        name_ += static_cast<char>(c);
+        return R::more;
+      }
+      if (c != '(' || python_keyword(name_)) return R::error;
+      s.set_name(name_);
+      args_.reset(json_words_);
+      st_ = St::args;
+      return R::more;
+    case St::args:
+      switch (args_.step(c, s)) {
+        case PyArgs::R::more: return R::more;
+        case PyArgs::R::error: return R::error;
+        case PyArgs::R::done: return R::done;
+      }
+  }
+  return R::error;
+}
+
 namespace {
 
 class Pythonic final : public ToolScanner {
@@ -219,7 +246,7 @@ class Pythonic final : public ToolScanner {
   Pythonic(Emitter& em, const OutputParserOptions& o) : ToolScanner(em, o, {"[", "<|python_start|>"}) {}
 
  private:
-  enum class St : unsigned char { start, list_pre, name, args, after_call, python_end };
+  enum class St : unsigned char { start, list_pre, call, after_call, python_end };
   bool marker_allowed(std::uint32_t marker) const override { return marker == 1 || !content_started(); }
   void begin(std::uint32_t marker) override {
     st_ = marker == 0 ? St::list_pre : St::start;
@@ -234,25 +261,14 @@ class Pythonic final : public ToolScanner {
         return Step::more;
       case St::list_pre:
         if (json_ws(c)) return Step::more;
-        if (!ident_start(c)) return Step::fail;
-        name_.assign(1, static_cast<char>(c));
-        st_ = St::name;
-        return Step::more;
-      case St::name:
-        if (ident_char(c) || c == '.') {
-          name_ += static_cast<char>(c);
-          return Step::more;
-        }
-        if (c != '(' || python_keyword(name_)) return Step::fail;
-        set_name(name_);
-        args_.reset();
-        st_ = St::args;
-        return Step::more;
-      case St::args:
-        switch (args_.step(c, *this)) {
-          case PyArgs::R::more: return Step::more;
-          case PyArgs::R::error: return Step::fail;
-          case PyArgs::R::done: end_call(); st_ = St::after_call; return Step::more;
+        call_.reset();
+        st_ = St::call;
+        [[fallthrough]];
+      case St::call:
+        switch (call_.step(c, *this)) {
+          case PyCall::R::more: return Step::more;
+          case PyCall::R::error: return Step::fail;
+          case PyCall::R::done: end_call(); st_ = St::after_call; return Step::more;
         }
         return Step::fail;
       case St::after_call:
@@ -279,9 +295,9 @@ class Pythonic final : public ToolScanner {
   }
 
   St st_ = St::start;
-  std::string name_, tag_;
+  std::string tag_;
   bool python_start_ = false;
-  PyArgs args_;
+  PyCall call_;
 };
 
 }  // namespace
