@@ -9,6 +9,8 @@
 #   G/jinja.jsonl   Python Jinja2 (tests/chat/jinja/jinja_test.cpp), on tests/data/jinja_cases.json, the
 #                   chat templates in $JINJA_TEMPLATES (default tests/data/chat_templates) and the models'
 #   G/chat.jsonl    transformers' apply_chat_template on Jinja2 (tests/chat/chat_template_test.cpp)
+#   G/padding.jsonl truncation and padding as transformers' fast tokenizers do them, Hugging Face
+#                   tokenizers through Node (tests/python/test_compat_padding.py)
 # Each output has a stamp (G/NAME.stamp) holding the signature of everything it was made from:
 # the path, size and modification time of every input file (the generator scripts, this script,
 # the models, the corpus, the installed reference package) and the versions of the tools (Node,
@@ -203,6 +205,16 @@ if needs_build chat "$chat_key" "$goldens/chat.jsonl"; then
   write_stamp chat "$chat_key"
 fi
 
+padding_models=()
+for m in "${ALL_MODELS[@]}"; do padding_models+=("models/$m"); done
+padding_key=$(signature "$node_versions" "${model_jsons[@]}" "${model_configs[@]}" "$reference/padding_goldens.js" \
+              "$reference/node_modules/tokenizers" "$self")
+if needs_build padding "$padding_key" "$goldens/padding.jsonl"; then
+  "$NODE" "$reference/padding_goldens.js" "$goldens/padding.jsonl" "${padding_models[@]}" ||
+    { echo "goldens: FAILED for padding" >&2; exit 1; }
+  write_stamp padding "$padding_key"
+fi
+
 failed=()
 for i in "${!pids[@]}"; do
   wait "${pids[$i]}" || failed+=("${names[$i]}")
@@ -213,7 +225,7 @@ if [ ${#failed[@]} -gt 0 ]; then
 fi
 if [ "$check" = 1 ]; then
   [ ${#stale_names[@]} -gt 0 ] && { echo "goldens: stale in $goldens: ${stale_names[*]}; run scripts/goldens.sh" >&2; exit 1; }
-  echo "goldens: up to date in $goldens (${models[*]}, schema, corpus, jinja, chat)" >&2
+  echo "goldens: up to date in $goldens (${models[*]}, schema, corpus, jinja, chat, padding)" >&2
   exit 0
 fi
 echo "goldens: up to date in $goldens" >&2

@@ -84,6 +84,9 @@ TEST(Goldens, StampsRecordEveryInput) {
        {"jinja2 ", "python ", "tests/data/chat_conversations.json ", "tests/data/chat_templates/",
         "models/gemma3/tokenizer_config.json ", "src/chat/default_template.jinja ", "tools/reference/chat_goldens.py ",
         "tools/reference/jinja_env.py ", "scripts/goldens.sh "}},
+      {"padding",
+       {"node ", "tokenizers ", "models/llama2/tokenizer.json ", "models/gemma3/tokenizer_config.json ",
+        "tools/reference/padding_goldens.js ", "tools/reference/node_modules/tokenizers/package.json ", "scripts/goldens.sh "}},
   };
   for (const auto& model : kModels) {
     expected.push_back({model,

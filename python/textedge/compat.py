@@ -34,8 +34,6 @@ class Tokenizer:
     """transformers' PreTrainedTokenizerFast surface on textedge (one model directory)."""
 
     is_fast = True
-    padding_side = "right"
-    truncation_side = "right"
 
     def __init__(self, tokenizer: _Tokenizer, chat: Optional[ChatTemplate] = None, name_or_path: str = "",
                  config: Optional[Dict[str, Any]] = None) -> None:
@@ -43,7 +41,9 @@ class Tokenizer:
         self._chat = chat
         self.name_or_path = name_or_path
         config = config or {}
-        self.model_max_length: int = int(config.get("model_max_length", 1 << 60))
+        self.model_max_length: int = int(config.get("model_max_length", int(1e30)))  # transformers' VERY_LARGE_INTEGER
+        self.padding_side: str = config.get("padding_side") or "right"
+        self.truncation_side: str = config.get("truncation_side") or "right"
         special = tokenizer.special_tokens_map
         self.bos_token: Optional[str] = special.get("bos_token")
         self.eos_token: Optional[str] = special.get("eos_token")
@@ -139,15 +139,148 @@ class Tokenizer:
         return len(self._tok.encode("", add_special_tokens=True).ids)
 
     # ---- text <-> ids ----
-    def encode(self, text: str, add_special_tokens: bool = True, **_: Any) -> List[int]:
-        return self._tok.encode(text, add_special_tokens=add_special_tokens).ids
+    def encode(self, text: str, text_pair: Optional[str] = None, add_special_tokens: bool = True,
+               padding: Union[bool, str] = False, truncation: Union[bool, str, None] = None,
+               max_length: Optional[int] = None, stride: int = 0, padding_side: Optional[str] = None,
+               return_tensors: Optional[str] = None, **kwargs: Any) -> Any:
+        """transformers' encode: __call__'s input_ids."""
+        return self(text, text_pair, add_special_tokens=add_special_tokens, padding=padding, truncation=truncation,
+                    max_length=max_length, stride=stride, padding_side=padding_side, return_tensors=return_tensors,
+                    return_attention_mask=False, **kwargs)["input_ids"]
 
-    def __call__(self, text: Union[str, List[str]], add_special_tokens: bool = True, **_: Any) -> BatchEncoding:
-        if isinstance(text, str):
-            ids = self.encode(text, add_special_tokens)
-            return BatchEncoding(input_ids=ids, attention_mask=[1] * len(ids))
-        batch = [e.ids for e in self._tok.encode_batch(list(text), add_special_tokens=add_special_tokens)]
-        return BatchEncoding(input_ids=batch, attention_mask=[[1] * len(ids) for ids in batch])
+    def __call__(self, text: Union[str, Sequence[str]], text_pair: Any = None, add_special_tokens: bool = True,
+                 padding: Union[bool, str] = False, truncation: Union[bool, str, None] = None,
+                 max_length: Optional[int] = None, stride: int = 0, is_split_into_words: bool = False,
+                 pad_to_multiple_of: Optional[int] = None, padding_side: Optional[str] = None,
+                 return_tensors: Optional[str] = None, return_token_type_ids: Optional[bool] = None,
+                 return_attention_mask: Optional[bool] = None, return_overflowing_tokens: bool = False,
+                 return_special_tokens_mask: bool = False, return_offsets_mapping: bool = False,
+                 return_length: bool = False, verbose: bool = True, **kwargs: Any) -> BatchEncoding:
+        """transformers' __call__ for single sequences: truncation and padding as its fast
+        tokenizers do them (tokenizers' truncation keeps the special tokens the post-processor
+        adds; padding with pad_token on padding_side), return_tensors "np" or "pt"."""
+        for name, value in (("text_pair", text_pair), ("stride", stride), ("is_split_into_words", is_split_into_words),
+                            ("return_overflowing_tokens", return_overflowing_tokens),
+                            ("return_special_tokens_mask", return_special_tokens_mask),
+                            ("return_offsets_mapping", return_offsets_mapping)):
+            if value:
+                raise NotImplementedError(f"{name} is not supported (textedge encodes single sequences, without offsets)")
+        if kwargs.pop("split_special_tokens", False):
+            raise NotImplementedError("split_special_tokens=True is not supported")
+        if kwargs:
+            raise TypeError(f"unexpected keyword argument {next(iter(kwargs))!r}")
+        single = isinstance(text, str)
+        texts: List[str] = [text] if isinstance(text, str) else list(text)
+        truncate_to, pad_to = self._lengths(padding, truncation, max_length)
+        if truncate_to is None:
+            batch = [e.ids for e in self._tok.encode_batch(texts, add_special_tokens=add_special_tokens)]
+        else:
+            batch = [self._truncated(t, add_special_tokens, truncate_to) for t in texts]
+        masks = [[1] * len(ids) for ids in batch]
+        if pad_to is not None:
+            self._pad(batch, masks, pad_to, pad_to_multiple_of, padding_side or self.padding_side)
+        out = BatchEncoding(input_ids=batch)
+        if return_token_type_ids:
+            out["token_type_ids"] = [[0] * len(ids) for ids in batch]
+        if return_attention_mask is not False:
+            out["attention_mask"] = masks
+        if return_length:
+            out["length"] = [len(ids) for ids in batch]
+        if return_tensors is not None:
+            return BatchEncoding({k: self._tensor(v, return_tensors) for k, v in out.items()})
+        if single:
+            return BatchEncoding({k: v[0] for k, v in out.items()})
+        return out
+
+    # transformers' LARGE_INTEGER: a model_max_length above it means "no limit".
+    _NO_LIMIT = int(1e20)
+
+    def _lengths(self, padding: Union[bool, str], truncation: Union[bool, str, None],
+                 max_length: Optional[int]) -> "tuple[Optional[int], Optional[int | str]]":
+        """(truncate to, pad to: a length, "longest" or None), as transformers'
+        _get_padding_truncation_strategies reads its arguments."""
+        if padding is True or padding == "longest":
+            pad: Optional[str] = "longest"
+        elif padding is False or padding in ("do_not_pad", None):
+            pad = None
+        elif padding == "max_length":
+            pad = "max_length"
+        else:
+            raise ValueError(f"padding={padding!r}: expected True, False, 'longest', 'max_length' or 'do_not_pad'")
+        if truncation is None and max_length is not None and pad is None:
+            truncation = True  # transformers: max_length alone truncates
+        if truncation is True or truncation in ("longest_first", "only_first"):
+            truncate = True
+        elif truncation is False or truncation in (None, "do_not_truncate"):
+            truncate = False
+        elif truncation == "only_second":
+            raise NotImplementedError("truncation='only_second' needs pairs, which textedge does not encode")
+        else:
+            raise ValueError(f"truncation={truncation!r}: expected True, False, 'longest_first', 'only_first' or 'do_not_truncate'")
+        limit = max_length
+        if limit is None and self.model_max_length < self._NO_LIMIT:
+            limit = self.model_max_length
+        if limit is not None and limit < 0:
+            raise ValueError(f"max_length={limit} must not be negative")
+        truncate_to = limit if truncate else None
+        if pad == "max_length":
+            pad_to: Optional[Union[int, str]] = limit  # None: no length known, no padding (transformers warns)
+        else:
+            pad_to = pad
+        if pad_to is not None and self.pad_token_id is None:
+            raise ValueError("Asking to pad but the tokenizer does not have a padding token: set tokenizer.pad_token "
+                             "(for example to tokenizer.eos_token)")
+        return truncate_to, pad_to
+
+    def _truncated(self, text: str, add_special_tokens: bool, limit: int) -> List[int]:
+        """tokenizers' truncation: the text's ids cut to fit limit less the special tokens the
+        post-processor adds, which stay."""
+        full = self._tok.encode(text, add_special_tokens=add_special_tokens).ids
+        if len(full) <= limit:
+            return full
+        content = self._tok.encode(text, add_special_tokens=False).ids if add_special_tokens else full
+        start = next((p for p in range(len(full) - len(content) + 1) if full[p:p + len(content)] == content), None)
+        if start is None:
+            raise NotImplementedError("truncation: this tokenizer's post-processor does not wrap the text's ids")
+        prefix, suffix = full[:start], full[start + len(content):]
+        room = limit - len(prefix) - len(suffix)
+        if room < 0:
+            raise ValueError(f"max_length={limit} is shorter than the {len(prefix) + len(suffix)} special tokens added")
+        kept = content[:room] if self.truncation_side == "right" else content[len(content) - room:]
+        return prefix + kept + suffix
+
+    def _pad(self, batch: List[List[int]], masks: List[List[int]], pad_to: Union[int, str],
+             multiple_of: Optional[int], side: str) -> None:
+        if side not in ("right", "left"):
+            raise ValueError(f"padding_side={side!r}: expected 'right' or 'left'")
+        length = max((len(ids) for ids in batch), default=0) if pad_to == "longest" else int(pad_to)
+        if multiple_of:
+            length = -(-length // multiple_of) * multiple_of
+        pad_id = self.pad_token_id
+        assert pad_id is not None
+        for ids, mask in zip(batch, masks):
+            n = length - len(ids)
+            if n <= 0:
+                continue
+            if side == "right":
+                ids.extend([pad_id] * n)
+                mask.extend([0] * n)
+            else:
+                ids[:0] = [pad_id] * n
+                mask[:0] = [0] * n
+
+    @staticmethod
+    def _tensor(rows: List[Any], kind: str) -> Any:
+        if rows and isinstance(rows[0], list) and len({len(r) for r in rows}) > 1:
+            raise ValueError("Unable to create tensor: the sequences have different lengths; "
+                             "use padding=True or truncation=True")
+        if kind == "np":
+            import numpy as np
+            return np.array(rows, dtype=np.int64)
+        if kind == "pt":
+            import torch  # type: ignore[import]
+            return torch.tensor(rows, dtype=torch.int64)
+        raise NotImplementedError(f"return_tensors={kind!r}: textedge returns 'np' or 'pt' tensors")
 
     def decode(self, token_ids: Union[int, Ids], skip_special_tokens: bool = False, **_: Any) -> str:
         """transformers' default keeps special tokens (tokenizers' skips them)."""
