@@ -297,8 +297,16 @@ constexpr Family kGemma4{
     .make = [](Emitter& em, const OutputParserOptions& o) -> std::unique_ptr<ToolScanner> { return std::make_unique<Gemma4>(em, o); },
     .markers = {"<|tool_call>", "<tool_call|>", "<|\"|>", "<|channel>", "<channel|>"},  // special tokens of Gemma 4
     .detect = [](std::string_view t) { return contains(t, "<|tool_call>call:"); },
-    // No forced-call regex: the values are not JSON (<|"|> strings, bare keys in nested objects),
-    // which the schema compiler does not write.
+    // The arguments as the template's format_argument writes them (Dialect::gemma4).
+    .call_regex = [](const ToolRegex& tool) -> std::string {
+      for (char c : tool.name())
+        if (!name_char(static_cast<unsigned char>(c)))
+          SchemaCompiler::fail(tool.at().get("name"), "Gemma 4 calls need a name of letters, digits, _, - and .");
+      if (tool.name().empty()) SchemaCompiler::fail(tool.at().get("name"), "Gemma 4 calls need a name");
+      std::string members = tool.members(MemberStyle{nullptr, "", ",", ""}, Dialect::gemma4);
+      return "<\\|tool_call>call:" + tool.name_regex() + "\\{" + members + "\\}<tool_call\\|>";
+    },
+    .envelope = {"", "", "", true},
 };
 
 }  // namespace textedge::detail

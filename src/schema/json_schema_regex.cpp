@@ -611,6 +611,25 @@ SchemaCompiler::SchemaCompiler(Json root, SchemaRegexOptions options, Dialect di
 
 std::string SchemaCompiler::string_char() const { return json_char(dialect_ == Dialect::python); }
 
+namespace {
+constexpr std::string_view kGemma4Quote = "<|\"|>";
+}
+
+std::string SchemaCompiler::key(std::string_view name) const {
+  if (dialect_ == Dialect::gemma4) {
+    // Bare as the template writes them, unless the name would not read back bare (Gemma 4's
+    // parser ends a bare key at one of :,{}[] and trims whitespace): then quoted, which it reads too.
+    auto space = [](char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; };
+    bool bare = !name.empty() && name.find_first_of(":,{}[]") == std::string_view::npos && name[0] != '<' &&
+                !space(name.front()) && !space(name.back());
+    if (bare) return regex_literal(name) + colon();
+    if (name.find(kGemma4Quote) != std::string_view::npos)
+      throw SchemaError("$", "the name \"" + std::string(name) + "\" holds <|\"|>, which Gemma 4 cannot write in a key");
+    return regex_literal(std::string(kGemma4Quote) + std::string(name) + std::string(kGemma4Quote)) + colon();
+  }
+  return "\"" + regex_literal(json_escape(name)) + "\"" + colon();
+}
+
 Re SchemaCompiler::value(const Json& schema) { return value_at_depth(schema); }
 
 Json SchemaCompiler::resolve(const Json& holder) {
@@ -698,7 +717,13 @@ Re SchemaCompiler::typed(const Json& schema, std::string_view type) {
   if (type == "boolean") return Re{python ? "(?:True|False)" : "(?:true|false)"};
   if (type == "object") return object(schema);
   if (type == "array") return array(schema);
-  if (type == "string") return string(schema, false, "");
+  if (type == "string") {
+    if (dialect_ != Dialect::gemma4) return string(schema, false, "");
+    Re raw = raw_string(schema, std::string(kGemma4Quote));
+    if (raw.never) return raw;
+    std::string quote = regex_literal(kGemma4Quote);
+    return Re{quote + raw.s + quote};
+  }
   if (type == "integer") return integer(schema);
   if (type == "number") return number(schema);
   fail(schema.get("type"), "unknown type \"" + std::string(type) + "\"");
@@ -736,7 +761,10 @@ Re SchemaCompiler::literal(const Json& v) {
   bool python = dialect_ == Dialect::python;
   if (v.is_null()) return Re{python ? "None" : "null"};
   if (v.is_bool()) return Re{v.boolean() ? (python ? "True" : "true") : (python ? "False" : "false")};
-  if (v.is_string()) return Re{"\"" + regex_literal(json_escape(v.str())) + "\""};
+  if (v.is_string()) {
+    if (dialect_ == Dialect::gemma4) return Re{regex_literal(std::string(kGemma4Quote) + std::string(v.str()) + std::string(kGemma4Quote))};
+    return Re{"\"" + regex_literal(json_escape(v.str())) + "\""};
+  }
   if (v.is_number()) {
     std::int64_t i;
     if (!v.raw().get_int64().get(i)) return Re{regex_literal(std::to_string(i))};
@@ -760,7 +788,7 @@ Re SchemaCompiler::literal(const Json& v) {
   std::string out = "\\{";
   bool first = true;
   for (auto& [key, e] : v.members()) {
-    out += (first ? "" : comma()) + "\"" + regex_literal(json_escape(key)) + "\"" + colon() + literal(e).s;
+    out += (first ? "" : comma()) + this->key(key) + literal(e).s;
     first = false;
   }
   return Re{out + "\\}"};
@@ -769,11 +797,14 @@ Re SchemaCompiler::literal(const Json& v) {
 Re SchemaCompiler::any(int depth) {
   if (auto it = any_cache_.find(depth); it != any_cache_.end()) return it->second;
   bool python = dialect_ == Dialect::python;
-  std::string scalar = std::string("(?:") + (python ? "None|True|False" : "null|true|false") + "|\"" + string_char() +
-                       "*\"|-?(?:0|[1-9][0-9]*)(?:\\.[0-9]+)?(?:[eE][+-]?[0-9]+)?";
+  bool gemma4 = dialect_ == Dialect::gemma4;
+  std::string quote = gemma4 ? regex_literal(kGemma4Quote) : "\"";
+  std::string text = gemma4 ? not_containing(kGemma4Quote) : string_char() + "*";
+  std::string scalar = std::string("(?:") + (python ? "None|True|False" : "null|true|false") + "|" + quote + text + quote +
+                       "|-?(?:0|[1-9][0-9]*)(?:\\.[0-9]+)?(?:[eE][+-]?[0-9]+)?";
   if (depth <= 0) return any_cache_[depth] = Re{scalar + ")"};
   std::string inner = any(depth - 1).s;
-  std::string key = "\"" + string_char() + "*\"" + colon();
+  std::string key = (gemma4 ? std::string("[A-Za-z_][A-Za-z0-9_]*") : "\"" + string_char() + "*\"") + colon();
   std::string out = scalar + "|\\[(?:" + inner + "(?:" + comma() + inner + ")*)?\\]|\\{(?:" + key + inner + "(?:" +
                     comma() + key + inner + ")*)?\\})";
   return any_cache_[depth] = Re{out};
@@ -863,11 +894,7 @@ Re SchemaCompiler::member_list(const std::vector<Re>& members, const std::vector
 }
 
 Re SchemaCompiler::object(const Json& schema) {
-  MemberStyle style{[this](std::string_view name) {
-                      std::string key = "\"";
-                      return key.append(regex_literal(json_escape(name))).append("\"").append(colon());
-                    },
-                    "", comma(), ""};
+  MemberStyle style{nullptr, "", comma(), ""};
   Re inner = members(schema, style);
   if (inner.never) return inner;
   return Re{"\\{" + inner.s + "\\}"};
@@ -875,6 +902,14 @@ Re SchemaCompiler::object(const Json& schema) {
 
 Re SchemaCompiler::members(const Json& schema, const MemberStyle& style) {
   ObjectShape sh = shape(schema);
+  if (dialect_ == Dialect::gemma4)  // Jinja2's dictsort: by name, case-insensitively
+    std::stable_sort(sh.members.begin(), sh.members.end(), [](const Member& a, const Member& b) {
+      auto lower = [](std::string s) {
+        for (char& c : s) c = static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
+        return s;
+      };
+      return lower(a.name) < lower(b.name);
+    });
   std::vector<Re> values;
   std::vector<bool> required;
   std::vector<std::string> names;
@@ -887,7 +922,7 @@ Re SchemaCompiler::members(const Json& schema, const MemberStyle& style) {
     } else {
       v = value_at_depth(*m.schema);
     }
-    if (!v.never) v.s = style.before(m.name) + v.s + style.after;
+    if (!v.never) v.s = (style.before ? style.before(m.name) : key(m.name)) + v.s + style.after;
     values.push_back(v);
     required.push_back(m.required);
     names.push_back(m.name);

@@ -25,11 +25,14 @@ struct Re {
 enum class Dialect {
   json,    // JSON text
   python,  // Python literals, as ast.literal_eval reads them (True/False/None; no "\/" escape)
+  // Gemma 4's call arguments (its template's format_argument): strings raw between <|"|>, bare
+  // keys, no spaces, members in the template's order (sorted by name, case-insensitively).
+  gemma4,
 };
 
 // How a tool call format writes an argument list.
 struct MemberStyle {
-  std::function<std::string(std::string_view name)> before;  // regex written before a value
+  std::function<std::string(std::string_view name)> before;  // regex written before a value (none: the dialect's key)
   std::string after;                                         // regex written after a value
   std::string separator;                                     // regex between members
   // When not empty, string-typed values are written raw (not JSON-quoted) and must not contain
@@ -81,8 +84,9 @@ class SchemaCompiler {
   Re member_list(const std::vector<Re>& members, const std::vector<bool>& required, const Re& extra,
                  const std::string& separator);
   std::string string_char() const;
-  std::string colon() const { return ": ?"; }
-  std::string comma() const { return ", ?"; }
+  std::string colon() const { return dialect_ == Dialect::gemma4 ? ":" : ": ?"; }
+  std::string comma() const { return dialect_ == Dialect::gemma4 ? "," : ", ?"; }
+  std::string key(std::string_view name) const;  // a member's name, then the colon
 
   Json root_;
   SchemaRegexOptions options_;
