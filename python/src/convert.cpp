@@ -1,5 +1,6 @@
 #include "convert.hpp"
 
+#include <charconv>
 #include <cmath>
 #include <limits>
 
@@ -96,6 +97,15 @@ py::list to_list(std::span<const TokenId> ids) {
 
 namespace {
 
+struct PathWanted {};  // write_json<false> met a bad value: write again with the path
+
+void append_str_raw(std::string& out, PyObject* s) {
+  Py_ssize_t n = 0;
+  const char* p = PyUnicode_AsUTF8AndSize(s, &n);
+  if (!p) throw py::error_already_set();
+  out.append(p, static_cast<std::size_t>(n));
+}
+
 void append_str(std::string& out, PyObject* s) {
   Py_ssize_t n = 0;
   const char* p = PyUnicode_AsUTF8AndSize(s, &n);
@@ -103,8 +113,30 @@ void append_str(std::string& out, PyObject* s) {
   detail::append_json_string(out, std::string_view(p, static_cast<std::size_t>(n)));
 }
 
+void append_int(std::string& out, PyObject* o) {
+  int overflow = 0;
+  long long v = PyLong_AsLongLongAndOverflow(o, &overflow);
+  if (!overflow && !(v == -1 && PyErr_Occurred())) {
+    char buf[24];
+    out.append(buf, std::to_chars(buf, buf + sizeof buf, v).ptr);
+    return;
+  }
+  PyErr_Clear();
+  py::str s = py::reinterpret_steal<py::str>(PyLong_Type.tp_repr(o));  // beyond 64 bits (an IntEnum as its number)
+  if (!s) throw py::error_already_set();
+  append_str_raw(out, s.ptr());
+}
+
+// Writes `o` as JSON. The path of a bad value is only wanted in the error: the first pass keeps
+// none (its appends were a third of apply_chat_template's conversion), and when it fails
+// to_json writes again with kPath to name where (errors are rare; the result is the same).
+template <bool kPath>
 void write_json(std::string& out, PyObject* o, std::string& path, int depth) {
-  if (depth > 256) throw py::value_error(path + ": nested too deeply");
+  auto fail = [&](auto&& error) {
+    if constexpr (kPath) throw error;
+    throw PathWanted{};
+  };
+  if (depth > 256) fail(py::value_error(path + ": nested too deeply"));
   if (o == Py_None) {
     out += "null";
   } else if (o == Py_True) {
@@ -114,27 +146,32 @@ void write_json(std::string& out, PyObject* o, std::string& path, int depth) {
   } else if (PyUnicode_Check(o)) {
     append_str(out, o);
   } else if (PyLong_Check(o)) {
-    py::str s = py::reinterpret_steal<py::str>(PyLong_Type.tp_repr(o));  // an IntEnum as its number
-    out += s.cast<std::string>();
+    append_int(out, o);
   } else if (PyFloat_Check(o)) {
     double d = PyFloat_AS_DOUBLE(o);
-    if (!std::isfinite(d)) throw py::value_error(path + ": " + py::repr(o).cast<std::string>() + " is not JSON");
-    out += py::repr(o).cast<std::string>();  // json.dumps writes float.__repr__
+    if (!std::isfinite(d)) fail(py::value_error(path + ": " + py::repr(o).cast<std::string>() + " is not JSON"));
+    // json.dumps writes float.__repr__.
+    char* repr = PyOS_double_to_string(d, 'r', 0, Py_DTSF_ADD_DOT_0, nullptr);
+    if (!repr) throw py::error_already_set();
+    out += repr;
+    PyMem_Free(repr);
   } else if (PyDict_Check(o)) {
     out += '{';
     PyObject *key, *value;
     Py_ssize_t pos = 0;
     bool first = true;
     while (PyDict_Next(o, &pos, &key, &value)) {
-      if (!PyUnicode_Check(key)) throw py::type_error(path + ": dict keys must be str, not " + Py_TYPE(key)->tp_name);
+      if (!PyUnicode_Check(key)) fail(py::type_error(path + ": dict keys must be str, not " + Py_TYPE(key)->tp_name));
       if (!first) out += ',';
       first = false;
       append_str(out, key);
       out += ':';
       std::size_t at = path.size();
-      path += '.';
-      path += PyUnicode_AsUTF8(key);
-      write_json(out, value, path, depth + 1);
+      if constexpr (kPath) {
+        path += '.';
+        path += PyUnicode_AsUTF8(key);
+      }
+      write_json<kPath>(out, value, path, depth + 1);
       path.resize(at);
     }
     out += '}';
@@ -145,26 +182,32 @@ void write_json(std::string& out, PyObject* o, std::string& path, int depth) {
     for (Py_ssize_t i = 0; i < n; ++i) {
       if (i) out += ',';
       std::size_t at = path.size();
-      path += '[' + std::to_string(i) + ']';
-      write_json(out, items[i], path, depth + 1);
+      if constexpr (kPath) path += '[' + std::to_string(i) + ']';
+      write_json<kPath>(out, items[i], path, depth + 1);
       path.resize(at);
     }
     out += ']';
   } else {
-    throw py::type_error(path + ": " + Py_TYPE(o)->tp_name + " is not JSON data (dict, list, str, int, float, bool, None)");
+    fail(py::type_error(path + ": " + Py_TYPE(o)->tp_name + " is not JSON data (dict, list, str, int, float, bool, None)"));
   }
 }
 
 }  // namespace
 
 std::string to_json(py::handle value, const char* what) {
-  std::string out, path = what;
-  write_json(out, value.ptr(), path, 0);
+  std::string out, path;
+  try {
+    write_json<false>(out, value.ptr(), path, 0);
+  } catch (const PathWanted&) {
+    out.clear();
+    path = what;
+    write_json<true>(out, value.ptr(), path, 0);  // throws, naming the path
+  }
   return out;
 }
 
 std::string json_argument(py::handle value, const char* what) {
-  if (PyUnicode_Check(value.ptr())) return value.cast<std::string>();
+  if (PyUnicode_Check(value.ptr())) return std::string(utf8_of(value, what));
   return to_json(value, what);
 }
 
