@@ -62,3 +62,28 @@ def test_regexes():
     assert textedge.tool_call_regex(tools, "hermes").startswith("<tool_call>")
     with pytest.raises(textedge.SchemaError):
         textedge.schema_to_regex({"not": {}})
+
+
+def test_python_values_reach_the_template_as_json_dumps_writes_them():
+    import enum
+
+    class Color(enum.IntEnum):
+        RED = 7
+
+    chat = textedge.ChatTemplate.from_string("{{ messages | tojson }}|{{ n }}")
+    value = {"a": 1.0, "b": 1e300, "c": -(2 ** 63), "d": -5, "e": True, "f": None, "g": [0.1, "x\u2028\"\\"],
+             "h": (1, 2), "i": Color.RED, "j": -0.0, "k": 123456789012345678}
+    messages = [{"role": "user", "content": "x", "extra": value}]
+    from_objects = chat.apply_chat_template(messages, n=2 ** 63 - 1)
+    from_json = chat.apply_chat_template(json.dumps(messages), n=2 ** 63 - 1)
+    assert from_objects == from_json
+    assert from_objects.endswith("|9223372036854775807")
+    with pytest.raises(ValueError, match=r"conversation\[0\]\.extra\.g\[1\]: nan is not JSON"):
+        chat.apply_chat_template([{"role": "user", "extra": {"g": [1, float("nan")]}}])
+    with pytest.raises(TypeError, match=r"template_kwargs\.n: set is not JSON"):
+        chat.apply_chat_template(messages, n={1})
+    deep: list = []
+    for _ in range(300):
+        deep = [deep]
+    with pytest.raises(ValueError, match="nested too deeply"):
+        chat.apply_chat_template([{"role": "user", "content": deep}])
