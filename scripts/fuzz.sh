@@ -39,7 +39,7 @@ failed=()
 for t in "${targets[@]}"; do
   flags=(-timeout="$timeout" -rss_limit_mb=4096 -artifact_prefix="$build/artifacts/$t-" -print_final_stats=1)
   [ -f "tests/fuzz/$t.dict" ] && flags+=(-dict="tests/fuzz/$t.dict")
-  [[ $t == fuzz_parse_* ]] && flags+=(-dict=tests/fuzz/fuzz_parse.dict)
+  [[ $t == fuzz_parse_* ]] && flags+=(-dict=tests/fuzz/fuzz_parse.dict -max_len=2050)  # parse_fuzzer.cpp takes up to 2 KB of text
   # Read-only seeds besides the corpus: the regressions, and for templates the collected ones.
   seeds=()
   [ -d "tests/fuzz/corpus/$t" ] && seeds+=("tests/fuzz/corpus/$t")

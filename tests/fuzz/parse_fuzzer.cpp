@@ -9,7 +9,12 @@
 //   (+ Gemma 4's label), one closing, one answer opening and one answer closing), plus its content
 //   prefix (and with no reasoning format, exactly the text).
 // Input: [0] options (bits 0-1 reasoning, bit 2 starts_in_reasoning; fuzz_parse_reasoning: bits
-// 0-1 and 3-7 pick among every reasoning format), [1] split seed, then the text.
+// 0-1 and 3-7 pick among every reasoning format), [1] bit 7 partial calls off, bits 0-6 the split
+// seed, then the text (at most 2 KB: the parsers are state machines whose defects show in short
+// texts, and each input is parsed byte by byte; longer ones would only slow the search).
+// Performance: one partial-calls mode per input (the bit) instead of both, and the 2 KB cap:
+// fuzz_parse_hermes from its seed corpus, 25 s each, 2252 -> 3464 executions a second
+// (2026-12-02). Streaming 1-byte splits is most of what remains, and is the point of the target.
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
@@ -74,7 +79,7 @@ bool json_object(const std::string& s) {
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  if (size < 2 || size > 8192) return 0;
+  if (size < 2 || size > 2048) return 0;
   OutputParserOptions o;
   o.format = std::string(kFormat);
   o.reasoning = reasoning_for(data[0]);
@@ -82,11 +87,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   o.tools_json = R"([{"type": "function", "function": {"name": "f", "parameters": {"type": "object", "properties": {
       "a": {"type": "integer"}, "b": {"type": "string"}, "c": {"type": "object"}}}}}])";
   o.id_seed = 1;
-  std::mt19937 rng(data[1]);
+  std::mt19937 rng(data[1] & 0x7f);
   std::string_view text(reinterpret_cast<const char*>(data) + 2, size - 2);
 
-  for (bool partial : {true, false}) {
-    o.partial_calls = partial;
+  {
+    o.partial_calls = !(data[1] & 0x80);
     ParsedMessage one = streamed(text, o, {});
     std::vector<std::size_t> bytes, random;
     for (std::size_t i = 1; i < text.size(); ++i) {
