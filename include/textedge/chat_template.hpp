@@ -71,7 +71,9 @@ class TEXTEDGE_API ChatTemplate {
   std::vector<std::string> names() const;
   const ChatSpecialTokens& special_tokens() const;
 
+  // The implementation is internal; this lets textedge's own components reach it.
   struct Impl;
+  const Impl* impl() const noexcept { return impl_.get(); }
 
  private:
   explicit ChatTemplate(std::shared_ptr<const Impl> impl) : impl_(std::move(impl)) {}

@@ -8,6 +8,7 @@
 
 #include "base/json_dom.hpp"
 #include "base/small_vector.hpp"
+#include "chat/chat_values.hpp"
 #include "chat/jinja/template.hpp"
 
 namespace textedge {
@@ -273,6 +274,11 @@ std::string ChatTemplate::apply(std::string_view messages_json, const ChatOption
   if (!options.chat_template_kwargs.empty())
     parts.kwargs = read_request_json(options.chat_template_kwargs, arena, "chat_template_kwargs");
   return render_request(*impl_, parts, options);
+}
+
+std::string detail::apply_values(const ChatTemplate& chat, const ChatValues& values, const ChatOptions& options) {
+  RequestParts parts{values.messages, values.tools, values.documents, values.chat_template_kwargs, {}};
+  return render_request(*chat.impl(), parts, options);
 }
 
 std::string ChatTemplate::apply_request(std::string_view request_json, const ChatOptions& defaults) const {

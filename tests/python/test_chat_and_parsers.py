@@ -87,3 +87,47 @@ def test_python_values_reach_the_template_as_json_dumps_writes_them():
         deep = [deep]
     with pytest.raises(ValueError, match="nested too deeply"):
         chat.apply_chat_template([{"role": "user", "content": deep}])
+
+
+def test_python_values_reach_the_template_as_jinja2_sees_them():
+    # transformers hands the Python objects to Jinja2: a tuple stays a tuple, a dict prints as
+    # Python writes it. The C++ template engine reads them directly (no JSON text between).
+    import sys
+    sys.path.insert(0, str(SOURCE_DIR / "tools" / "reference"))
+    from chat_goldens import compile_template
+
+    source = ("{% for m in messages %}{{ m }}|{{ m.extra }}|{{ m.extra.h is sequence }}|{{ m.extra.h | length }}|"
+              "{{ m.extra | tojson }}\n{% endfor %}{{ tools }}|{{ n }}|{{ t }}")
+    chat = textedge.ChatTemplate.from_string(source)
+    jinja = compile_template(source)
+    value = {"a": 1.0, "b": 1e300, "c": -(2 ** 63), "d": -5, "e": True, "f": None, "g": [0.1, "x\u2028\"\\'"],
+             "h": (1, "two", (3,)), "j": -0.0, "k": 2 ** 63 - 1, "é": "ü 👋", "": {}}
+    messages = [{"role": "user", "content": "x", "extra": value}, {"role": "assistant", "content": "", "extra": {"h": ()}}]
+    tools = ({"type": "function", "function": {"name": "f"}},)
+    expected = jinja.render(messages=messages, tools=tools, n=(), t=[True, None])
+    assert chat.apply_chat_template(messages, tools=tools, n=(), t=[True, None]) == expected
+
+
+def test_python_values_are_read_before_the_render_releases_the_gil():
+    # The render runs without the GIL: what it reads must not be the caller's objects, which
+    # another thread may change meanwhile.
+    import threading
+
+    chat = textedge.ChatTemplate.from_string("{% for m in messages %}{{ m.content }}{% endfor %}")
+    messages = [{"role": "user", "content": "a" * 1000} for _ in range(200)]
+    stop = threading.Event()
+
+    def mutate():
+        i = 0
+        while not stop.is_set():
+            messages[i % 200]["content"] = "a" * 1000  # a new str: the old one may be freed
+            i += 1
+
+    t = threading.Thread(target=mutate)
+    t.start()
+    try:
+        for _ in range(200):
+            assert chat.apply_chat_template(messages) == "a" * 200000
+    finally:
+        stop.set()
+        t.join()
