@@ -46,6 +46,31 @@ struct TokenizerInfo {
   std::optional<std::string> bos_token, eos_token, pad_token, unk_token;  // tokenizer_config
 };
 
+// One conversation's last prompt, kept so that the next prompt, which repeats most of it,
+// re-encodes only what follows the last added token (e.g. <|im_start|>) whose ids cannot change:
+// see Tokenizer::encode_cached and docs/prompt_cache.md. Not shared between threads.
+class TEXTEDGE_API PromptCache {
+ public:
+  void clear();
+  // Of the last encode_cached: bytes whose ids came from the cache, and bytes encoded.
+  std::size_t reused_bytes() const noexcept { return reused_bytes_; }
+  std::size_t encoded_bytes() const noexcept { return encoded_bytes_; }
+
+  struct Boundary {
+    std::size_t begin, end;  // an added token's match in the text (lstrip/rstrip whitespace included)
+    std::size_t ids;         // ids before the post-processor, up to and including the token
+  };
+
+ private:
+  friend class Tokenizer;
+  const void* tokenizer_ = nullptr;  // the implementation the ids came from
+  bool add_special_tokens_ = false;
+  std::string text_;
+  std::vector<TokenId> ids_;  // before the post-processor
+  std::vector<Boundary> boundaries_;
+  std::size_t reused_bytes_ = 0, encoded_bytes_ = 0;
+};
+
 // An immutable tokenizer. Copies are cheap handles sharing one implementation, and every
 // method is safe to call from many threads at once.
 class TEXTEDGE_API Tokenizer {
@@ -57,6 +82,11 @@ class TEXTEDGE_API Tokenizer {
   static Tokenizer from_json(std::string_view json, const std::string& origin = "<memory>");
 
   std::vector<TokenId> encode(std::string_view text, const EncodeOptions& options = {}) const;
+  // encode(text, options), reusing the ids of `cache`'s prompt up to the last added token that
+  // both texts share far enough before they differ that no rule of the pipeline can see the
+  // difference; `cache` then holds this prompt. Always the ids of encode: a cache from another
+  // tokenizer or other options, or a text that shares no such token, is encoded whole.
+  std::vector<TokenId> encode_cached(std::string_view text, PromptCache& cache, const EncodeOptions& options = {}) const;
   // Encodes many texts on a thread pool (threads = 0: hardware concurrency). Order is kept.
   std::vector<std::vector<TokenId>> encode_batch(std::span<const std::string> texts,
                                                  const EncodeOptions& options = {},

@@ -60,6 +60,7 @@ void AddedTokenMatcher::build(std::vector<std::pair<std::string, const AddedToke
     // same pattern wins is unspecified; keep the first.
     if (!trie[node].token) trie[node].token = token;
     starts_[static_cast<unsigned char>(pattern[0])] = true;
+    max_pattern_size_ = std::max(max_pattern_size_, pattern.size());
   }
   nodes_.assign(trie.size(), Node{});
   edges_.clear();
@@ -90,10 +91,11 @@ const AddedToken* AddedTokenMatcher::longest_at(std::string_view text, std::size
 }
 
 void AddedTokenMatcher::split(std::string_view text, FunctionRef<void(std::size_t, std::size_t)> on_text,
-                              FunctionRef<void(const AddedToken&)> on_token) const {
-  std::size_t emitted = 0;  // end of the last thing handed out
+                              FunctionRef<void(const AddedToken&, std::size_t, std::size_t)> on_token,
+                              std::size_t from) const {
+  std::size_t emitted = from;  // end of the last thing handed out
   if (!empty()) {
-    for (std::size_t pos = 0; pos < text.size(); ++pos) {
+    for (std::size_t pos = from; pos < text.size(); ++pos) {
       if (!starts_[static_cast<unsigned char>(text[pos])]) continue;
       std::size_t end = 0;
       const AddedToken* token = longest_at(text, pos, end);
@@ -122,7 +124,7 @@ void AddedTokenMatcher::split(std::string_view text, FunctionRef<void(std::size_
         end = e;
       }
       if (emitted < start) on_text(emitted, start);
-      on_token(*token);
+      on_token(*token, start, end);
       emitted = end;
       pos = end - 1;
     }

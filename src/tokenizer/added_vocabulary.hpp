@@ -34,9 +34,13 @@ class AddedTokenMatcher {
   bool empty() const { return nodes_.size() <= 1; }
 
   // Calls on_text(begin, end) for every stretch without an added token (possibly empty
-  // stretches are skipped) and on_token(token) for every match, in order.
+  // stretches are skipped) and on_token(token, begin, end) for every match, in order. `from`:
+  // where the scan starts, as if a match had ended there (what a whole scan does after one).
   void split(std::string_view text, FunctionRef<void(std::size_t begin, std::size_t end)> on_text,
-             FunctionRef<void(const AddedToken& token)> on_token) const;
+             FunctionRef<void(const AddedToken& token, std::size_t begin, std::size_t end)> on_token,
+             std::size_t from = 0) const;
+  // The longest pattern, in bytes: how far past a position a match decision there reads.
+  std::size_t max_pattern_size() const { return max_pattern_size_; }
 
  private:
   // A byte trie; children of a node are a sorted run in edges_.
@@ -54,6 +58,7 @@ class AddedTokenMatcher {
   std::vector<Node> nodes_;
   std::vector<Edge> edges_;
   bool starts_[256] = {};
+  std::size_t max_pattern_size_ = 0;
 };
 
 class AddedVocabulary {

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstring>
 #include <filesystem>
 #include <thread>
 
@@ -216,9 +217,10 @@ void Tokenizer::Impl::encode_normalized_piece(std::string_view piece, bool at_st
   else to_model(piece, at_start);
 }
 
-void Tokenizer::Impl::encode_into(std::string_view text, bool add_special_tokens, std::vector<TokenId>& ids) const {
+void Tokenizer::Impl::encode_raw(std::string_view text, std::size_t from, std::vector<TokenId>& ids,
+                                 std::vector<PromptCache::Boundary>* boundaries) const {
   thread_local std::string normalized;
-  auto push_token = [&](const AddedToken& t) { ids.push_back(t.id); };
+  auto push_token = [&](const AddedToken& t, std::size_t, std::size_t) { ids.push_back(t.id); };
   auto on_raw_text = [&](std::size_t begin, std::size_t end) {
     std::string_view piece = text.substr(begin, end - begin);
     bool at_start = begin == 0;
@@ -236,7 +238,18 @@ void Tokenizer::Impl::encode_into(std::string_view text, bool add_special_tokens
         [&](std::size_t b, std::size_t e) { encode_normalized_piece(piece.substr(b, e - b), at_start && b == 0, ids); },
         push_token);
   };
-  added.raw_matcher().split(text, on_raw_text, push_token);
+  if (!boundaries) return added.raw_matcher().split(text, on_raw_text, push_token, from);
+  added.raw_matcher().split(
+      text, on_raw_text,
+      [&](const AddedToken& t, std::size_t begin, std::size_t end) {
+        ids.push_back(t.id);
+        boundaries->push_back({begin, end, ids.size()});
+      },
+      from);
+}
+
+void Tokenizer::Impl::encode_into(std::string_view text, bool add_special_tokens, std::vector<TokenId>& ids) const {
+  encode_raw(text, 0, ids, nullptr);
   if (add_special_tokens && post_processor) post_processor->process(ids);
 }
 
@@ -251,6 +264,65 @@ std::vector<TokenId> Tokenizer::encode(std::string_view text, const EncodeOption
     return ids;
   }
   impl_->encode_into(text, options.add_special_tokens, ids);
+  return ids;
+}
+
+void PromptCache::clear() { *this = PromptCache(); }
+
+namespace {
+// The length of the common prefix of a and b, eight bytes at a time.
+std::size_t common_prefix(std::string_view a, std::string_view b) {
+  std::size_t n = std::min(a.size(), b.size()), i = 0;
+  for (; i + 8 <= n; i += 8) {
+    std::uint64_t x, y;
+    std::memcpy(&x, a.data() + i, 8);
+    std::memcpy(&y, b.data() + i, 8);
+    if (x != y) break;
+  }
+  while (i < n && a[i] == b[i]) ++i;
+  return i;
+}
+}  // namespace
+
+// Why a boundary is safe (docs/prompt_cache.md): the ids of the text before an added token's
+// match, and the match itself, are fixed by the text up to where the scan could still have
+// decided otherwise: the longest pattern past the match's start (leftmost-longest matching), and
+// one code point past its end (rstrip's whitespace, single_word's word check). Everything after
+// the match is encoded from there, the scan resuming as after a match: added tokens split the
+// text into pieces that the normalizer, pre-tokenizer and model each see alone, and the
+// post-processor runs on the whole list of ids afterwards.
+std::vector<TokenId> Tokenizer::encode_cached(std::string_view text, PromptCache& cache, const EncodeOptions& options) const {
+  if (find_invalid_utf8(text) != std::string_view::npos) {  // refused, or repaired by encode
+    cache.clear();
+    return encode(text, options);
+  }
+  std::size_t from = 0, keep = 0, kept_boundaries = 0;
+  if (cache.tokenizer_ == impl_.get() && cache.add_special_tokens_ == options.add_special_tokens) {
+    std::size_t common = common_prefix(cache.text_, text);
+    std::size_t reach = impl_->added.raw_matcher().max_pattern_size();
+    for (std::size_t i = cache.boundaries_.size(); i-- > 0;) {
+      const PromptCache::Boundary& b = cache.boundaries_[i];
+      if (b.begin + reach <= common && b.end + 4 <= common) {
+        from = b.end;
+        keep = b.ids;
+        kept_boundaries = i + 1;
+        break;
+      }
+    }
+  } else {
+    cache.clear();
+  }
+  cache.tokenizer_ = impl_.get();
+  cache.add_special_tokens_ = options.add_special_tokens;
+  cache.ids_.resize(keep);
+  cache.boundaries_.resize(kept_boundaries);
+  impl_->encode_raw(text, from, cache.ids_, &cache.boundaries_);
+  cache.text_.resize(from);
+  cache.text_.append(text.substr(from));
+  cache.reused_bytes_ = from;
+  cache.encoded_bytes_ = text.size() - from;
+  std::vector<TokenId> ids = cache.ids_;
+  if (options.add_special_tokens && impl_->post_processor) impl_->post_processor->process(ids);
   return ids;
 }
 

@@ -63,6 +63,11 @@ struct Tokenizer::Impl {
   std::optional<std::string> bos_token, eos_token, pad_token, unk_token;
 
   void encode_into(std::string_view text, bool add_special_tokens, std::vector<TokenId>& ids) const;
+  // The model's ids of text[from:] (no post-processor) appended to `ids`, the scan starting as
+  // after an added token that ended at `from`; each added token matched in the raw text is
+  // appended to `boundaries` (PromptCache's).
+  void encode_raw(std::string_view text, std::size_t from, std::vector<TokenId>& ids,
+                  std::vector<PromptCache::Boundary>* boundaries) const;
   void encode_normalized_piece(std::string_view piece, bool at_start, std::vector<TokenId>& ids) const;
   std::optional<std::string_view> token_string(TokenId id) const {
     if (const detail::AddedToken* t = added.by_id(id)) return t->content;
