@@ -56,9 +56,10 @@ class TEXTEDGE_API PromptCache {
   std::size_t reused_bytes() const noexcept { return reused_bytes_; }
   std::size_t encoded_bytes() const noexcept { return encoded_bytes_; }
 
+  // The end of an added token's match (rstrip's whitespace included), the ids up to it (before
+  // the post-processor), and how far the text had been read to decide it and every match before.
   struct Boundary {
-    std::size_t begin, end;  // an added token's match in the text (lstrip/rstrip whitespace included)
-    std::size_t ids;         // ids before the post-processor, up to and including the token
+    std::size_t end, ids, horizon;
   };
 
  private:

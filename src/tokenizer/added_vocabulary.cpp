@@ -60,7 +60,6 @@ void AddedTokenMatcher::build(std::vector<std::pair<std::string, const AddedToke
     // same pattern wins is unspecified; keep the first.
     if (!trie[node].token) trie[node].token = token;
     starts_[static_cast<unsigned char>(pattern[0])] = true;
-    max_pattern_size_ = std::max(max_pattern_size_, pattern.size());
   }
   nodes_.assign(trie.size(), Node{});
   edges_.clear();
@@ -74,10 +73,12 @@ void AddedTokenMatcher::build(std::vector<std::pair<std::string, const AddedToke
   }
 }
 
-const AddedToken* AddedTokenMatcher::longest_at(std::string_view text, std::size_t pos, std::size_t& end) const {
+const AddedToken* AddedTokenMatcher::longest_at(std::string_view text, std::size_t pos, std::size_t& end,
+                                                std::size_t& read) const {
   const AddedToken* best = nullptr;
   std::uint32_t node = 0;
-  for (std::size_t i = pos; i < text.size(); ++i) {
+  std::size_t i = pos;
+  for (; i < text.size(); ++i) {
     const Node& n = nodes_[node];
     auto b = static_cast<unsigned char>(text[i]);
     const Edge* first = edges_.data() + n.first_edge;
@@ -87,18 +88,20 @@ const AddedToken* AddedTokenMatcher::longest_at(std::string_view text, std::size
     node = e->child;
     if (nodes_[node].token) { best = nodes_[node].token; end = i + 1; }
   }
+  read = i + 1;  // the byte that ended the walk, or (at the end of the text) what would follow
   return best;
 }
 
 void AddedTokenMatcher::split(std::string_view text, FunctionRef<void(std::size_t, std::size_t)> on_text,
-                              FunctionRef<void(const AddedToken&, std::size_t, std::size_t)> on_token,
-                              std::size_t from) const {
+                              FunctionRef<void(const AddedToken&, const Match&)> on_token, std::size_t from,
+                              std::size_t horizon) const {
   std::size_t emitted = from;  // end of the last thing handed out
   if (!empty()) {
     for (std::size_t pos = from; pos < text.size(); ++pos) {
       if (!starts_[static_cast<unsigned char>(text[pos])]) continue;
-      std::size_t end = 0;
-      const AddedToken* token = longest_at(text, pos, end);
+      std::size_t end = 0, read = 0;
+      const AddedToken* token = longest_at(text, pos, end, read);
+      horizon = std::max(horizon, read);
       if (!token) continue;
       std::size_t start = pos;
       if (token->single_word) {
@@ -106,6 +109,7 @@ void AddedTokenMatcher::split(std::string_view text, FunctionRef<void(std::size_
         bool start_ok = start == 0 || !is_word_char(last_code_point(text, start, prev_start));
         std::size_t j = end;
         bool end_ok = end == text.size() || !is_word_char(next_code_point(text, j));
+        horizon = std::max(horizon, end == text.size() ? end + 1 : j);
         // A rejected match still consumes its text: the reference's automaton resumes after it.
         if (!start_ok || !end_ok) { pos = end - 1; continue; }
       }
@@ -116,15 +120,17 @@ void AddedTokenMatcher::split(std::string_view text, FunctionRef<void(std::size_
       }
       if (token->rstrip) {
         std::size_t e = end;
+        std::size_t j = e;
         while (e < text.size()) {
-          std::size_t j = e;
+          j = e;
           if (!is_white_space(next_code_point(text, j))) break;
           e = j;
         }
+        horizon = std::max(horizon, e == text.size() ? e + 1 : j);
         end = e;
       }
       if (emitted < start) on_text(emitted, start);
-      on_token(*token, start, end);
+      on_token(*token, Match{start, end, horizon});
       emitted = end;
       pos = end - 1;
     }

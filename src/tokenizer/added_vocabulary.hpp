@@ -33,14 +33,19 @@ class AddedTokenMatcher {
   void build(std::vector<std::pair<std::string, const AddedToken*>> patterns);
   bool empty() const { return nodes_.size() <= 1; }
 
+  struct Match {
+    std::size_t begin, end;  // lstrip/rstrip whitespace included
+    // One past the last byte the scan has read so far, this match included: the text up to
+    // here decided every match up to this one (text.size() + 1: the end of the text did).
+    std::size_t horizon;
+  };
   // Calls on_text(begin, end) for every stretch without an added token (possibly empty
-  // stretches are skipped) and on_token(token, begin, end) for every match, in order. `from`:
-  // where the scan starts, as if a match had ended there (what a whole scan does after one).
+  // stretches are skipped) and on_token(token, match) for every match, in order. `from`: where
+  // the scan starts, as if a match had ended there (what a whole scan does after one), with
+  // `horizon` that match's.
   void split(std::string_view text, FunctionRef<void(std::size_t begin, std::size_t end)> on_text,
-             FunctionRef<void(const AddedToken& token, std::size_t begin, std::size_t end)> on_token,
-             std::size_t from = 0) const;
-  // The longest pattern, in bytes: how far past a position a match decision there reads.
-  std::size_t max_pattern_size() const { return max_pattern_size_; }
+             FunctionRef<void(const AddedToken& token, const Match& match)> on_token, std::size_t from = 0,
+             std::size_t horizon = 0) const;
 
  private:
   // A byte trie; children of a node are a sorted run in edges_.
@@ -52,13 +57,13 @@ class AddedTokenMatcher {
     unsigned char byte;
     std::uint32_t child;
   };
-  // Longest match starting at text[pos], or nullptr; sets `end`.
-  const AddedToken* longest_at(std::string_view text, std::size_t pos, std::size_t& end) const;
+  // Longest match starting at text[pos], or nullptr; sets `end`, and `read` to one past the
+  // last byte the search depended on.
+  const AddedToken* longest_at(std::string_view text, std::size_t pos, std::size_t& end, std::size_t& read) const;
 
   std::vector<Node> nodes_;
   std::vector<Edge> edges_;
   bool starts_[256] = {};
-  std::size_t max_pattern_size_ = 0;
 };
 
 class AddedVocabulary {

@@ -217,10 +217,10 @@ void Tokenizer::Impl::encode_normalized_piece(std::string_view piece, bool at_st
   else to_model(piece, at_start);
 }
 
-void Tokenizer::Impl::encode_raw(std::string_view text, std::size_t from, std::vector<TokenId>& ids,
+void Tokenizer::Impl::encode_raw(std::string_view text, std::size_t from, std::size_t horizon, std::vector<TokenId>& ids,
                                  std::vector<PromptCache::Boundary>* boundaries) const {
   thread_local std::string normalized;
-  auto push_token = [&](const AddedToken& t, std::size_t, std::size_t) { ids.push_back(t.id); };
+  auto push_token = [&](const AddedToken& t, const AddedTokenMatcher::Match&) { ids.push_back(t.id); };
   auto on_raw_text = [&](std::size_t begin, std::size_t end) {
     std::string_view piece = text.substr(begin, end - begin);
     bool at_start = begin == 0;
@@ -238,18 +238,18 @@ void Tokenizer::Impl::encode_raw(std::string_view text, std::size_t from, std::v
         [&](std::size_t b, std::size_t e) { encode_normalized_piece(piece.substr(b, e - b), at_start && b == 0, ids); },
         push_token);
   };
-  if (!boundaries) return added.raw_matcher().split(text, on_raw_text, push_token, from);
+  if (!boundaries) return added.raw_matcher().split(text, on_raw_text, push_token, from, horizon);
   added.raw_matcher().split(
       text, on_raw_text,
-      [&](const AddedToken& t, std::size_t begin, std::size_t end) {
+      [&](const AddedToken& t, const AddedTokenMatcher::Match& m) {
         ids.push_back(t.id);
-        boundaries->push_back({begin, end, ids.size()});
+        boundaries->push_back({m.end, ids.size(), m.horizon});
       },
-      from);
+      from, horizon);
 }
 
 void Tokenizer::Impl::encode_into(std::string_view text, bool add_special_tokens, std::vector<TokenId>& ids) const {
-  encode_raw(text, 0, ids, nullptr);
+  encode_raw(text, 0, 0, ids, nullptr);
   if (add_special_tokens && post_processor) post_processor->process(ids);
 }
 
@@ -285,29 +285,27 @@ std::size_t common_prefix(std::string_view a, std::string_view b) {
 }  // namespace
 
 // Why a boundary is safe (docs/prompt_cache.md): the ids of the text before an added token's
-// match, and the match itself, are fixed by the text up to where the scan could still have
-// decided otherwise: the longest pattern past the match's start (leftmost-longest matching), and
-// one code point past its end (rstrip's whitespace, single_word's word check). Everything after
-// the match is encoded from there, the scan resuming as after a match: added tokens split the
-// text into pieces that the normalizer, pre-tokenizer and model each see alone, and the
+// match, and the match itself, are fixed by the text the scan for added tokens had read when it
+// made that match (its horizon: the bytes each search for a longest match looked at, and the code
+// point past a match that rstrip's whitespace and single_word's word check look at). Everything
+// after the match is encoded from there, the scan resuming as after a match: added tokens split
+// the text into pieces that the normalizer, pre-tokenizer and model each see alone, and the
 // post-processor runs on the whole list of ids afterwards.
 std::vector<TokenId> Tokenizer::encode_cached(std::string_view text, PromptCache& cache, const EncodeOptions& options) const {
   if (find_invalid_utf8(text) != std::string_view::npos) {  // refused, or repaired by encode
     cache.clear();
     return encode(text, options);
   }
-  std::size_t from = 0, keep = 0, kept_boundaries = 0;
+  std::size_t from = 0, horizon = 0, keep = 0, kept_boundaries = 0;
   if (cache.tokenizer_ == impl_.get() && cache.add_special_tokens_ == options.add_special_tokens) {
     std::size_t common = common_prefix(cache.text_, text);
-    std::size_t reach = impl_->added.raw_matcher().max_pattern_size();
-    for (std::size_t i = cache.boundaries_.size(); i-- > 0;) {
-      const PromptCache::Boundary& b = cache.boundaries_[i];
-      if (b.begin + reach <= common && b.end + 4 <= common) {
-        from = b.end;
-        keep = b.ids;
-        kept_boundaries = i + 1;
-        break;
-      }
+    // Horizons grow with the boundaries: the last one within the common prefix.
+    auto past = std::upper_bound(cache.boundaries_.begin(), cache.boundaries_.end(), common,
+                                 [](std::size_t c, const PromptCache::Boundary& b) { return c < b.horizon; });
+    if (past != cache.boundaries_.begin()) {
+      const PromptCache::Boundary& b = *(past - 1);
+      from = b.end, horizon = b.horizon, keep = b.ids;
+      kept_boundaries = static_cast<std::size_t>(past - cache.boundaries_.begin());
     }
   } else {
     cache.clear();
@@ -316,7 +314,7 @@ std::vector<TokenId> Tokenizer::encode_cached(std::string_view text, PromptCache
   cache.add_special_tokens_ = options.add_special_tokens;
   cache.ids_.resize(keep);
   cache.boundaries_.resize(kept_boundaries);
-  impl_->encode_raw(text, from, cache.ids_, &cache.boundaries_);
+  impl_->encode_raw(text, from, horizon, cache.ids_, &cache.boundaries_);
   cache.text_.resize(from);
   cache.text_.append(text.substr(from));
   cache.reused_bytes_ = from;

@@ -64,9 +64,9 @@ struct Tokenizer::Impl {
 
   void encode_into(std::string_view text, bool add_special_tokens, std::vector<TokenId>& ids) const;
   // The model's ids of text[from:] (no post-processor) appended to `ids`, the scan starting as
-  // after an added token that ended at `from`; each added token matched in the raw text is
-  // appended to `boundaries` (PromptCache's).
-  void encode_raw(std::string_view text, std::size_t from, std::vector<TokenId>& ids,
+  // after an added token that ended at `from` with the given horizon; each added token matched
+  // in the raw text is appended to `boundaries` (PromptCache's).
+  void encode_raw(std::string_view text, std::size_t from, std::size_t horizon, std::vector<TokenId>& ids,
                   std::vector<PromptCache::Boundary>* boundaries) const;
   void encode_normalized_piece(std::string_view piece, bool at_start, std::vector<TokenId>& ids) const;
   std::optional<std::string_view> token_string(TokenId id) const {
