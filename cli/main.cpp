@@ -162,6 +162,7 @@ const Flag kApiKey{"--api-key", true, [](Args& a, V v) { a.serve.api_key = v; }}
 const Flag kMaxConcurrent{"--max-concurrent", true, [](Args& a, V v) { a.serve.max_concurrent = parse_count(v, 1 << 20, 1); }};
 const Flag kMaxQueue{"--max-queue", true, [](Args& a, V v) { a.serve.max_queue = parse_count(v, 1 << 24); }};
 const Flag kMaxBody{"--max-body-bytes", true, [](Args& a, V v) { a.serve.max_body_bytes = parse_count(v, std::size_t{1} << 32, 1024); }};
+const Flag kPromptCache{"--prompt-cache", true, [](Args& a, V v) { a.serve.prompt_cache = parse_count(v, 1u << 20); }};
 const Flag kMaxBuffered{"--max-buffered-bytes", true,
                         [](Args& a, V v) { a.serve.max_buffered_bytes = parse_count(v, std::size_t{1} << 32, 1024); }};
 const Flag kServeThreads{"--threads", true, [](Args& a, V v) { a.serve.threads = static_cast<unsigned>(parse_count(v, 256, 1)); }};
@@ -786,15 +787,17 @@ const std::vector<Command>& commands() {
        .usage = R"(  textedge serve -m MODEL --engine ENGINE [--host 127.0.0.1] [--port 8000]
                  [--served-model-name NAME] [--chat-template FILE] [--tool-call-parser NAME|auto|none]
                  [--reasoning-parser NAME|auto|none] [--api-key KEY] [--max-concurrent N]
-                 [--max-queue N] [--max-body-bytes N] [--max-buffered-bytes N] [--threads N]
-                 [--scripted-rate TOKENS_PER_S] [--shutdown-grace SECONDS] [--no-request-log]
+                 [--max-queue N] [--max-body-bytes N] [--max-buffered-bytes N] [--prompt-cache N]
+                 [--threads N] [--scripted-rate TOKENS_PER_S] [--shutdown-grace SECONDS] [--no-request-log]
       an OpenAI-compatible server (docs/serving.md): /v1/chat/completions, /v1/completions,
       /v1/models, /tokenize, /detokenize, /health, /metrics. ENGINE is llamacpp://HOST:PORT
       (llama.cpp's llama-server, driven by token ids) or scripted:FILE (a built-in test engine
       answering from a JSONL file of {"match", "text"} at --scripted-rate tokens/s).
+      --prompt-cache N: the last N prompts (default 32, 0: none) are kept, and a prompt that
+      extends one of them (the next turn of a chat) encodes only what is new (docs/prompt_cache.md).
 )",
        .flags = {kModel, kEngine, kHost, kPort, kServedName, kChatTemplate, kToolParser, kReasoningParser, kApiKey, kMaxConcurrent,
-                 kMaxQueue, kMaxBody, kMaxBuffered, kServeThreads, kScriptedRate, kGrace, kNoLog},
+                 kMaxQueue, kMaxBody, kMaxBuffered, kPromptCache, kServeThreads, kScriptedRate, kGrace, kNoLog},
        .needs_model = true,
        .run = run_serve},
       {.name = "bench encode",

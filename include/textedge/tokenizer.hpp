@@ -52,6 +52,8 @@ struct TokenizerInfo {
 class TEXTEDGE_API PromptCache {
  public:
   void clear();
+  // The prompt the cache holds (the last one encode_cached was given).
+  std::string_view text() const noexcept { return text_; }
   // Of the last encode_cached: bytes whose ids came from the cache, and bytes encoded.
   std::size_t reused_bytes() const noexcept { return reused_bytes_; }
   std::size_t encoded_bytes() const noexcept { return encoded_bytes_; }

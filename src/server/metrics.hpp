@@ -25,6 +25,7 @@ struct Metrics {
   Histogram ttft, inter_token, request_duration;
   Histogram template_time, tokenize_time, detokenize_parse_time;
   std::atomic<std::uint64_t> prompt_tokens{0}, generation_tokens{0};
+  std::atomic<std::uint64_t> prompt_cache_hits{0}, prompt_cache_reused_bytes{0}, prompt_bytes{0};
   std::atomic<std::int64_t> running{0}, waiting{0};
   std::atomic<std::uint64_t> requests_ok{0}, requests_client_error{0}, requests_server_error{0};
   std::atomic<std::uint64_t> client_disconnects{0}, slow_client_aborts{0}, engine_errors{0}, rejected_busy{0};

@@ -25,6 +25,7 @@
 #include "server/generation.hpp"
 #include "server/metrics.hpp"
 #include "server/openai_request.hpp"
+#include "server/prompt_cache_pool.hpp"
 #include "textedge/chat_template.hpp"
 #include "textedge/output_parser.hpp"
 #include "textedge/schema.hpp"
@@ -400,8 +401,11 @@ class Server {
     auto t0 = Clock::now();
     EncodeOptions eo;
     eo.add_special_tokens = add_special;
-    auto ids = model_.tokenizer.encode(text, eo);
+    std::size_t reused = 0;
+    auto ids = prompt_caches_.encode(model_.tokenizer, text, eo, reused);
     metrics_.tokenize_time.observe(seconds_since(t0));
+    metrics_.prompt_bytes += text.size();
+    if (reused) ++metrics_.prompt_cache_hits, metrics_.prompt_cache_reused_bytes += reused;
     return ids;
   }
 
@@ -844,6 +848,7 @@ class Server {
   asio::io_context ioc_;
   Metrics metrics_;
   Gate gate_;
+  PromptCachePool prompt_caches_{o_.prompt_cache};
   std::unique_ptr<Engine> engine_;
   std::optional<tcp::acceptor> acceptor_;
   std::atomic<bool> engine_healthy_{false}, draining_{false}, rechecking_{false};

@@ -21,6 +21,7 @@ struct ServerOptions {
   std::size_t max_queue = 1024;        // requests waiting for a slot; beyond: 429
   std::size_t max_body_bytes = 32u << 20;
   std::size_t max_buffered_bytes = 4u << 20;  // per response, for a client that reads slowly
+  std::size_t prompt_cache = 32;       // recent prompts kept to encode their continuations; 0: none
   // I/O threads. One serves 1,000 streams on 2 cores with less CPU and latency than two
   // (docs/performance.md, serving); more pay on machines with many cores.
   unsigned threads = 1;

@@ -172,9 +172,9 @@ TEST(PromptCache, TheGrowingPromptReusesAllButItsTail) {
   EXPECT_EQ(cache.encoded_bytes(), prompt.size());
   std::string next = prompt + "Hello!<|im_end|>\n<|im_start|>user\nAnd you?<|im_end|>\n<|im_start|>assistant\n";
   EXPECT_EQ(tok.encode_cached(next, cache), tok.encode(next));
-  // Reused up to the end of the last <|im_start|> that lies wholly before the longest added
-  // token's length from where the texts part (here: the previous prompt's end).
-  EXPECT_GT(cache.reused_bytes(), prompt.size() - 40);
+  // Reused up to the end of the last added token whose scan read no further than the texts
+  // share (here: the whole previous prompt): the last <|im_start|>, all but "assistant\n".
+  EXPECT_EQ(cache.reused_bytes(), prompt.size() - std::string_view("assistant\n").size());
   EXPECT_EQ(cache.reused_bytes() + cache.encoded_bytes(), next.size());
 }
 
