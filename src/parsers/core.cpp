@@ -307,7 +307,7 @@ std::string json_unescape(std::string_view raw) {
 // ---- ToolScanner ----
 
 ToolScanner::ToolScanner(Emitter& em, const OutputParserOptions& options, std::vector<std::string> markers)
-    : em_(em), markers_(markers), partial_(options.partial_calls), seed_(options.id_seed) {}
+    : em_(em), markers_(shared_stop_strings(markers)), partial_(options.partial_calls), seed_(options.id_seed) {}
 
 void ToolScanner::content(std::string_view s) {
   if (s.empty()) return;
@@ -331,15 +331,15 @@ void ToolScanner::outside(unsigned char c) {
     }
     after_call_ = false;
   }
-  std::optional<StopStrings::Match> m = markers_.feed(ac_, std::string_view(reinterpret_cast<const char*>(&c), 1));
-  std::size_t keep = markers_.held(ac_);
+  std::optional<StopStrings::Match> m = markers_->feed(ac_, std::string_view(reinterpret_cast<const char*>(&c), 1));
+  std::size_t keep = markers_->held(ac_);
   if (keep == 0 && held_.empty() && !m) {
     content(std::string_view(reinterpret_cast<const char*>(&c), 1));
     return;
   }
   held_ += static_cast<char>(c);
   if (m && marker_allowed(m->index)) {
-    marker_len_ = markers_.pattern(m->index).size();
+    marker_len_ = markers_->pattern(m->index).size();
     content(std::string_view(held_).substr(0, held_.size() - marker_len_));
     raw_.assign(held_, held_.size() - marker_len_);
     held_.clear();

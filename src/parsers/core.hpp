@@ -123,7 +123,7 @@ class ToolScanner {
   void send_header();
 
   Emitter& em_;
-  StopStrings markers_;
+  std::shared_ptr<const StopStrings> markers_;
   std::uint32_t ac_ = 0;
   std::string held_;  // outside: bytes that could begin a marker
   // Whitespace after a call, dropped if another call or the end follows, else content.

@@ -88,7 +88,7 @@ class ParserCore {
   // calls_end_reasoning family when the prompt opened the reasoning, the start of a call (which
   // ends the reasoning: Qwen3.5 calls without closing it; reasoning the model opened itself keeps
   // the calls written in it, as the policy says). `call_index`: that marker's index, if any.
-  static StopStrings in_reasoning_markers(const OutputParserOptions& o, const ReasoningFormat* rf, std::uint32_t& call_index) {
+  static std::shared_ptr<const StopStrings> in_reasoning_markers(const OutputParserOptions& o, const ReasoningFormat* rf, std::uint32_t& call_index) {
     std::vector<std::string> v;
     for (auto m : rf->close)
       if (!m.empty()) v.emplace_back(m);
@@ -100,15 +100,15 @@ class ParserCore {
       call_index = static_cast<std::uint32_t>(v.size());
       v.emplace_back(f->markers[0]);
     }
-    return StopStrings(v);
+    return shared_stop_strings(v);
   }
-  static StopStrings concat(const std::array<std::string_view, 2>& a, const std::array<std::string_view, 2>& b) {
+  static std::shared_ptr<const StopStrings> concat(const std::array<std::string_view, 2>& a, const std::array<std::string_view, 2>& b) {
     std::vector<std::string> v;
     for (auto m : a)
       if (!m.empty()) v.emplace_back(m);
     for (auto m : b)
       if (!m.empty()) v.emplace_back(m);
-    return StopStrings(v);
+    return shared_stop_strings(v);
   }
 
   void write_prefix() {
@@ -126,10 +126,10 @@ class ParserCore {
 
   const StopStrings& automaton() const {
     switch (phase_) {
-      case Phase::pre: return pre_;
-      case Phase::reasoning: return in_;
-      case Phase::post: return post_;
-      default: return answer_;
+      case Phase::pre: return *pre_;
+      case Phase::reasoning: return *in_;
+      case Phase::post: return *post_;
+      default: return *answer_;
     }
   }
 
@@ -157,7 +157,7 @@ class ParserCore {
       end_reasoning_calls();
       in_reasoning_ = false;
       phase_ = Phase::done;
-      for (unsigned char b : in_.pattern(index)) to_content(b);
+      for (unsigned char b : in_->pattern(index)) to_content(b);
       return;
     }
     if (phase_ == Phase::reasoning && index >= n_close_) {  // an open marker inside reasoning
@@ -261,7 +261,7 @@ class ParserCore {
   const ReasoningFormat* rf_;
   Emitter em_;
   std::unique_ptr<ToolScanner> tools_, reasoning_tools_;
-  StopStrings pre_, in_, post_, answer_;
+  std::shared_ptr<const StopStrings> pre_, in_, post_, answer_;
   std::uint32_t n_open_ = 0, n_close_ = 0;
   std::uint32_t state_ = 0;
   std::string held_;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <mutex>
 
 namespace textedge::detail {
 
@@ -71,6 +72,17 @@ std::optional<StopStrings::Match> StopStrings::feed(std::uint32_t& state, std::s
     if (states_[state].match >= 0) return Match{i + 1, static_cast<std::uint32_t>(states_[state].match)};
   }
   return std::nullopt;
+}
+
+std::shared_ptr<const StopStrings> shared_stop_strings(const std::vector<std::string>& patterns) {
+  static std::mutex mutex;
+  static std::map<std::vector<std::string>, std::shared_ptr<const StopStrings>, std::less<>> built;
+  std::lock_guard<std::mutex> lock(mutex);
+  auto it = built.find(patterns);
+  if (it != built.end()) return it->second;
+  auto automaton = std::make_shared<const StopStrings>(patterns);
+  if (built.size() < 4096) built.emplace(patterns, automaton);  // a bound, should sets ever vary
+  return automaton;
 }
 
 }  // namespace textedge::detail
