@@ -23,7 +23,12 @@ void Emitter::text(ChatDelta::Kind kind, std::string_view s) {
 }
 
 void Emitter::call(int index, std::string id, std::string name, std::string_view args) {
-  out->push_back(ChatDelta{ChatDelta::Kind::tool_call, std::string(args), index, std::move(id), std::move(name)});
+  ChatDelta& d = out->emplace_back();
+  d.kind = ChatDelta::Kind::tool_call;
+  d.text.assign(args);
+  d.index = index;
+  d.id = std::move(id);
+  d.name = std::move(name);
 }
 
 void Emitter::args(int index, std::string_view s) {
@@ -32,7 +37,12 @@ void Emitter::args(int index, std::string_view s) {
     out->back().text += s;
     return;
   }
-  out->push_back(ChatDelta{ChatDelta::Kind::tool_call, std::string(s), index, {}, {}});
+  // Built in place: a ChatDelta{...} temporary was zeroed with `rep stos` and then moved, 40% of
+  // a one-character argument delta (perf, BM_ParseFamily llama3_json, 2026-12-03).
+  ChatDelta& d = out->emplace_back();
+  d.kind = ChatDelta::Kind::tool_call;
+  d.text.assign(s);
+  d.index = index;
 }
 
 bool json_ws(unsigned char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; }
