@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <unordered_map>
 
 #include "chat/jinja/code_points.hpp"
 #include "chat/jinja/objects.hpp"
@@ -578,21 +579,21 @@ bool call_filter(Renderer& r, std::string_view filter_name, const Value& v, Args
   } else if (name == "unique") {
     bind({"case_sensitive", "attribute"});
     std::vector<Value> parts = a[1] ? attribute_parts(*a[1]) : std::vector<Value>{};
+    // Seen keys by hash, as Jinja2's set: comparing each item with every key kept before was
+    // quadratic, and one filter call is one step of the render's budget (fuzz_jinja found a
+    // template whose unique took seconds within the limits).
     std::vector<Value> result, seen;
+    std::unordered_multimap<std::size_t, std::size_t> seen_by_hash;
     for (auto& item : iterate(v)) {
       Value k = get_path(item, parts);
       if (!flag(a[0])) k = ignore_case(k);
       if (!k.hashable()) raise("TypeError", std::string("unhashable type: '") + k.type_name() + "'");
-      bool dup = false;
-      for (auto& s : seen)
-        if (s.equals(k)) {
-          dup = true;
-          break;
-        }
-      if (!dup) {
-        seen.push_back(k);
-        result.push_back(item);
-      }
+      std::size_t h = k.hash();
+      auto [first, last] = seen_by_hash.equal_range(h);
+      if (std::any_of(first, last, [&](const auto& e) { return seen[e.second].equals(k); })) continue;
+      seen_by_hash.emplace(h, seen.size());
+      seen.push_back(std::move(k));
+      result.push_back(item);
     }
     out = Value::list(std::move(result));
   } else if (name == "sort") {

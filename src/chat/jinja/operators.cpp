@@ -79,6 +79,7 @@ Value op_add(const Value& a, const Value& b) {
     return Value(std::move(s));
   }
   if (a.is_list() && b.is_list() && a.is_tuple() == b.is_tuple()) {
+    if (a.items().size() + b.items().size() > kMaxBuilt / 16) raise("MemoryError", "list too large");
     std::vector<Value> v(a.items().begin(), a.items().end());
     v.insert(v.end(), b.items().begin(), b.items().end());
     return Value::list(std::move(v), a.is_tuple());

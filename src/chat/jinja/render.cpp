@@ -516,6 +516,8 @@ bool Renderer::compare(const Expr& e, const Frame& frame) {
   for (std::size_t i = 0; i < e.ops.size(); ++i) {
     const Value& right = operand_at(i + 1);
     at(e.loc);
+    charge(*left);
+    charge(right);
     if (!compare_values(e.ops[i], *left, right)) return false;
     left = &right;
   }
@@ -572,6 +574,7 @@ Renderer::Sum Renderer::add_chain(const Expr& e, const Frame& frame, std::string
     }
     at(adds[k]->loc);
     sum = op_add(sum, v);
+    charge(sum);
   }
   return adding ? Sum::Value : Sum::Text;
 }
@@ -671,19 +674,29 @@ Value Renderer::eval(const Expr& e, const Frame& frame) {
         if (first->kind == ExprKind::Const && first->value.is_string()) text.reserve(128);  // room for most
         Value sum;
         Sum r = add_chain(e, frame, text, 0, sum);
-        if (r == Sum::Text) return Value(std::move(text));
+        if (r == Sum::Text) {
+          Value joined(std::move(text));
+          charge(joined);
+          return joined;
+        }
         if (r == Sum::Value) return sum;
       }
       Value a = eval(*e.children[0], frame);
       Value b = eval(*e.children[1], frame);
       at(e.loc);
       switch (static_cast<BinOp>(e.op)) {
-        case BinOp::Add:  // chains add_chain() could not gather
-          return op_add(a, b);
+        case BinOp::Add: {  // chains add_chain() could not gather
+          Value sum = op_add(a, b);
+          charge(sum);
+          return sum;
+        }
         case BinOp::Sub:
           return op_sub(a, b);
-        case BinOp::Mul:
-          return op_mul(a, b);
+        case BinOp::Mul: {
+          Value product = op_mul(a, b);
+          charge(product);
+          return product;
+        }
         case BinOp::Div:
           return op_div(a, b);
         case BinOp::FloorDiv:
@@ -702,7 +715,9 @@ Value Renderer::eval(const Expr& e, const Frame& frame) {
         v.append_str(s);
       }
       check_size(s.size());
-      return Value(std::move(s));
+      Value joined(std::move(s));
+      charge(joined);
+      return joined;
     }
     case ExprKind::Compare:
       return Value(compare(e, frame));
@@ -751,6 +766,7 @@ Value Renderer::eval_call(const Expr& e, const Frame& frame) {
     at(e.loc);
     if (obj.is_undefined()) raise("UndefinedError", undefined_message(obj));
     if (obj.is_string() || obj.is_list() || obj.is_dict()) {
+      charge(obj);
       Value out;
       if (call_method(*this, obj, callee.attr, args, out)) return out;
     }
@@ -884,6 +900,7 @@ Value Renderer::eval_filter(const Expr& e, const Frame& frame, const Value* inpu
 
 Value Renderer::filter(std::string_view name, const Value& input, Args& args, bool tojson_to_output) {
   step();
+  charge(input);
   Value out;
   if (tojson_to_output) {
     append_tojson(*out_, input, args);

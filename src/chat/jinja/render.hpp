@@ -86,6 +86,16 @@ class Renderer {
   [[gnu::always_inline]] void step() {
     if (++steps_ > limits_.max_steps) raise("LimitError", "template exceeded the step limit");
   }
+  // Work in proportion to the size of what a step reads or builds (a filter's or a method's input,
+  // the operands of a comparison, what `+` and `*` copy), charged to the step budget: one step
+  // then costs at most about linear time in what it touches, so no template can spend longer
+  // than its budget (unique over a huge list, `x in xs` in a loop, a list doubled in a loop).
+  void charge(const Value& v) {
+    std::size_t units = v.is_list() ? v.items().size() : v.is_dict() ? v.dict().size() : v.is_string() ? v.str().size() / 16 : 0;
+    if (units == 0) return;
+    steps_ += units;
+    if (steps_ > limits_.max_steps) raise("LimitError", "template exceeded the step limit");
+  }
   void check_size(std::size_t n) const {
     if (n > limits_.max_output_bytes) raise("LimitError", "template output exceeded the size limit");
   }

@@ -287,6 +287,32 @@ TEST(Jinja, Limits) {
                 .kind(),
             "LimitError");
 
+  // A step costs in proportion to what it copies or reads: a list doubled in a loop (unbounded
+  // memory before), `in` over a long list in a loop, a string grown by concatenation in a loop
+  // (quadratic copying) all run out of steps instead of memory or time.
+  EXPECT_EQ(error_of("{% set ns = namespace(s=[1]) %}{% for i in range(60) %}{% set ns.s = ns.s + ns.s %}{% endfor %}", "{}", steps)
+                .kind(),
+            "LimitError");
+  // (With the default budget the list reaches the size limit of a built list first.)
+  EXPECT_EQ(error_of("{% set ns = namespace(s=[1]) %}{% for i in range(60) %}{% set ns.s = ns.s + ns.s %}{% endfor %}").kind(),
+            "MemoryError");
+  EXPECT_EQ(error_of("{% set ns = namespace(s=[1]) %}{% for i in range(60) %}{% set ns.s = ns.s * 2 %}{% endfor %}").kind(),
+            "MemoryError");
+  EXPECT_EQ(error_of("{% set xs = range(100000)|list %}{% for i in range(100000) %}{% if -1 in xs %}{% endif %}{% endfor %}")
+                .kind(),
+            "LimitError");
+  EXPECT_EQ(error_of("{% set ns = namespace(s='') %}{% for i in range(1000) %}{% for j in range(1000) %}"
+                     "{% set ns.s = ns.s ~ 'xxxxxxxxxxxxxxxx' %}{% endfor %}{% endfor %}")
+                .kind(),
+            "LimitError");
+  EXPECT_EQ(error_of("{% set ns = namespace(s='') %}{% for i in range(1000) %}{% for j in range(1000) %}"
+                     "{% set ns.s = ns.s + 'xxxxxxxxxxxxxxxx' %}{% endfor %}{% endfor %}")
+                .kind(),
+            "LimitError");
+  EXPECT_EQ(error_of("{% set xs = range(100000)|list %}{% for i in range(100000) %}{{ xs|length }}{% endfor %}", "{}", steps)
+                .kind(),
+            "LimitError");
+
   RenderLimits depth;
   depth.max_recursion_depth = 50;
   EXPECT_EQ(error_of("{% macro f(n) %}{{ f(n + 1) }}{% endmacro %}{{ f(0) }}", "{}", depth).kind(), "LimitError");
@@ -299,6 +325,17 @@ TEST(Jinja, Limits) {
   std::string blocks;
   for (int i = 0; i < 5000; ++i) blocks += "{% if true %}";
   EXPECT_THROW(Template::compile(blocks), TemplateError);
+}
+
+// One filter call is one step of the budget, so no filter may take more than about linear time in
+// what it reads: unique compared each item with every kept one (fuzz_jinja found a template that
+// spent seconds in it within the limits; a million distinct items would take hours). Fails by
+// timeout.
+TEST(Jinja, UniqueOfManyItemsIsNotQuadratic) {
+  EXPECT_EQ(render("{% set ns = namespace(xs=[]) %}{% for i in range(10) %}"
+                   "{% set ns.xs = ns.xs + range(i * 100000, (i + 1) * 100000)|list %}{% endfor %}"
+                   "{{ ns.xs|unique|list|length }}|{{ (ns.xs[:50000] + ns.xs[:50000])|map('string')|unique|list|length }}"),
+            "1000000|50000");
 }
 
 // Numbers that leave 64 bits: round() of an int is exact (ties to even, as Python), and what does
