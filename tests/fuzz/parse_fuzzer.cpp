@@ -15,6 +15,7 @@
 // Performance: one partial-calls mode per input (the bit) instead of both, and the 2 KB cap:
 // fuzz_parse_hermes from its seed corpus, 25 s each, 2252 -> 3464 executions a second
 // (2026-12-02). Streaming 1-byte splits is most of what remains, and is the point of the target.
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
@@ -27,6 +28,7 @@
 
 #include <simdjson.h>
 
+#include "parsers/reasoning_formats.hpp"
 #include "support/parse_stream.hpp"
 #include "textedge/output_parser.hpp"
 
@@ -125,46 +127,28 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         add_choice(lengths);
         add_choice(lengths);
       };
-      auto lengths = [&](std::initializer_list<const char*> ms) {
+      // From the format's own entry in the table (a format added there is checked here too):
+      // its openers (repeated, and with Gemma 4's label, or the label alone when it starts in
+      // reasoning), its closer, its answer wrapper; its content prefix is added, not removed.
+      const detail::ReasoningFormat* rf = detail::find_reasoning_format(o.reasoning);
+      if (!rf) fail("the fuzzer does not know this reasoning format", text);
+      auto lengths = [](const std::array<std::string_view, 2>& ms, std::string_view label = {}) {
         std::vector<std::size_t> v;
-        for (const char* m : ms) v.push_back(std::string_view(m).size());
+        for (std::string_view m : ms)
+          if (!m.empty()) {
+            v.push_back(m.size());
+            if (!label.empty()) v.push_back(m.size() + label.size());
+          }
+        if (!label.empty()) v.push_back(label.size());
         return v;
       };
-      const std::string& r = o.reasoning;
-      std::size_t prefix = 0;
-      if (r == "think" || r == "qwen3" || r == "deepseek_r1" || r == "step3") {
-        opens(lengths({"<think>"}));
-        add_choice(lengths({"</think>"}));
-      } else if (r == "mistral") {
-        opens(lengths({"[THINK]"}));
-        add_choice(lengths({"[/THINK]"}));
-      } else if (r == "granite") {
-        opens(lengths({"Here is my thought process:", "Here's my thought process:"}));
-        add_choice(lengths({"Here is my response:", "Here's my response:"}));
-      } else if (r == "kimi") {
-        opens(lengths({"◁think▷"}));
-        add_choice(lengths({"◁/think▷"}));
-      } else if (r == "seed_oss") {
-        opens(lengths({"<seed:think>"}));
-        add_choice(lengths({"</seed:think>"}));
-      } else if (r == "cohere") {
-        opens(lengths({"<|START_THINKING|>"}));
-        add_choice(lengths({"<|END_THINKING|>"}));
-        add_choice(lengths({"<|START_RESPONSE|>", "<|START_TEXT|>"}));
-        add_choice(lengths({"<|END_RESPONSE|>", "<|END_TEXT|>"}));
-      } else if (r == "gemma4") {
-        opens(lengths({"<|channel>", "<|channel>thought\n", "thought\n"}));  // the label alone when it starts in reasoning
-        add_choice(lengths({"<channel|>"}));
-      } else if (r == "hunyuan" || r == "ernie45") {
-        opens(lengths({"<think>"}));
-        add_choice(lengths({"</think>"}));
-        add_choice(lengths({r == "hunyuan" ? "<answer>" : "<response>"}));
-        add_choice(lengths({r == "hunyuan" ? "</answer>" : "</response>"}));
-      } else if (r == "minimax_append_think") {
-        prefix = std::string_view("<think>").size();
-      } else {
-        fail("the fuzzer does not know this reasoning format's markers", text);
+      if (!rf->passive) {  // a passive format (MiniMax's append-think) removes nothing
+        opens(lengths(rf->open, rf->label));
+        add_choice(lengths(rf->close));
+        add_choice(lengths(rf->answer_open));
+        add_choice(lengths(rf->answer_close));
       }
+      std::size_t prefix = rf->content_prefix.size();
       if (kept > text.size() + prefix) fail("content and reasoning are longer than the text", text);
       std::size_t removed = text.size() + prefix - kept;
       if (std::find(removable.begin(), removable.end(), removed) == removable.end())
