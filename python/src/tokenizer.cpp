@@ -3,6 +3,7 @@
 #include <pybind11/stl.h>
 
 #include <fstream>
+#include <mutex>
 #include <sstream>
 
 #include "convert.hpp"
@@ -27,6 +28,13 @@ py::list tokens_of(const Tokenizer& t, std::span<const TokenId> ids) {
   }
   return out;
 }
+
+// A PromptCache with a lock: the C++ cache belongs to one thread at a time, and the GIL is
+// released while it works.
+struct LockedPromptCache {
+  PromptCache cache;
+  std::mutex mutex;
+};
 
 std::string read_file(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
@@ -58,6 +66,27 @@ void bind_tokenizer(py::module_& m) {
         return "AddedToken(" + py::repr(py::str(t.content)).cast<std::string>() + ", special=" + (t.special ? "True" : "False") + ")";
       });
 
+  py::class_<LockedPromptCache>(m, "PromptCache",
+                                "One conversation's last prompt and its ids, so that Tokenizer.encode_cached re-encodes "
+                                "only what the next prompt adds (docs/prompt_cache.md). Calls on one cache take turns.")
+      .def(py::init<>())
+      .def("clear", [](LockedPromptCache& c) {
+            std::lock_guard<std::mutex> lock(c.mutex);
+            c.cache.clear();
+          }, "Forgets the cached prompt.")
+      .def_property_readonly("text", [](LockedPromptCache& c) {
+            std::lock_guard<std::mutex> lock(c.mutex);
+            return py::str(std::string(c.cache.text()));
+          }, "The prompt the cache holds.")
+      .def_property_readonly("reused_bytes", [](LockedPromptCache& c) {
+            std::lock_guard<std::mutex> lock(c.mutex);
+            return c.cache.reused_bytes();
+          }, "Of the last encode_cached: UTF-8 bytes of the prompt whose ids came from the cache.")
+      .def_property_readonly("encoded_bytes", [](LockedPromptCache& c) {
+            std::lock_guard<std::mutex> lock(c.mutex);
+            return c.cache.encoded_bytes();
+          }, "Of the last encode_cached: UTF-8 bytes of the prompt encoded.");
+
   py::class_<Tokenizer>(m, "Tokenizer",
                         "A tokenizer.json tokenizer, id-exact with Hugging Face tokenizers. Immutable; safe to use from "
                         "many threads (the GIL is released while it works).")
@@ -80,6 +109,22 @@ void bind_tokenizer(py::module_& m) {
             return Encoding{t, std::move(ids)};
           },
           py::arg("sequence"), py::arg("add_special_tokens") = true, "Encodes one text.")
+      .def(
+          "encode_cached",
+          [](const Tokenizer& t, py::handle sequence, LockedPromptCache& cache, bool add_special_tokens) {
+            std::string_view text = utf8_of(sequence, "encode_cached: sequence");
+            std::vector<TokenId> ids;
+            {
+              py::gil_scoped_release release;
+              std::lock_guard<std::mutex> lock(cache.mutex);
+              ids = t.encode_cached(text, cache.cache, {.add_special_tokens = add_special_tokens});
+            }
+            return Encoding{t, std::move(ids)};
+          },
+          py::arg("sequence"), py::arg("cache"), py::arg("add_special_tokens") = true,
+          "encode(sequence), reusing the ids of the cache's prompt up to where the two texts can no longer differ "
+          "in ids (the last shared added token that the texts agree on far enough beyond); the cache then holds "
+          "this prompt. Always encode's ids.")
       .def(
           "encode_batch",
           [](const Tokenizer& t, std::vector<std::string> texts, bool add_special_tokens) {

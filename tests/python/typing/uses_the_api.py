@@ -14,6 +14,9 @@ text: str = tok.decode(ids, skip_special_tokens=True) + tok.decode(array.array("
 texts: list[str] = tok.decode_batch([ids, ids])
 vocab: dict[str, int] = tok.get_vocab()
 maybe: str | None = tok.id_to_token(0)
+cache = textedge.PromptCache()
+cached: list[int] = tok.encode_cached("<|im_start|>user\nhi<|im_end|>\n", cache, add_special_tokens=False).ids
+reused: int = cache.reused_bytes + cache.encoded_bytes + len(cache.text)
 
 stream = DecodeStream(ids=ids, skip_special_tokens=False)
 piece: str | None = stream.step(tok, 42)
