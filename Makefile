@@ -67,6 +67,7 @@ demo: build
 
 bench: build
 	@bash scripts/bench_compare.sh
+	@bash scripts/bench_compare.sh build/corpus/bench2.txt
 
 bench-stream: build
 	@bash scripts/bench_stream.sh

@@ -8,10 +8,12 @@
 # printed as MISMATCH and make the script exit non-zero.
 #
 # Usage: scripts/bench_compare.sh [FILE]      (default: build/corpus/bench.txt, ~3 MB of mostly
-#                                              English prose and code, some multilingual text)
+#                                              English prose and code, some multilingual text;
+#                                              build/corpus/bench2.txt is the second corpus, from
+#                                              other sources: `make bench` runs both)
 # Env: MODELS="qwen3 llama2" to pick models; TEXTEDGE=path/to/textedge (default
 #      $BUILD_DIR/textedge, BUILD_DIR default build); MIN_SECONDS (reference repetitions, default 1).
-# Raw results (one JSON line per model and tool) go to $BUILD_DIR/bench/compare.jsonl.
+# Raw results (one JSON line per model and tool) go to $BUILD_DIR/bench/compare-<FILE's name>.jsonl.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -22,7 +24,7 @@ min_seconds=${MIN_SECONDS:-1}
 NODE=${NODE:-node}
 PYTHON=${PYTHON:-python3}
 
-if [ $# -eq 0 ] && [ ! -f "$file" ]; then
+if [ ! -f "$file" ] && { [ $# -eq 0 ] || [ "$file" = build/corpus/bench2.txt ]; }; then
   echo "bench_compare: building $file" >&2
   "$PYTHON" scripts/make_corpus.py
 fi
@@ -31,7 +33,7 @@ fi
 [ -d tools/reference/node_modules/tokenizers ] || { echo "bench_compare: run scripts/setup.sh first" >&2; exit 1; }
 
 mkdir -p "${BUILD_DIR:-build}/bench"
-results=${BUILD_DIR:-build}/bench/compare.jsonl
+results=${BUILD_DIR:-build}/bench/compare-$(basename "$file" .txt).jsonl
 : >"$results"
 
 # Runs a command and appends {"model", "tool", "result": JSON or null, "error": text} to $results.

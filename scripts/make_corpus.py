@@ -6,6 +6,8 @@ Writes, under build/corpus/ (or the directory given with --out):
                   ambiguity); cases range from "" and single characters to about 20 KB.
   bench.txt       a ~3 MB realistic mix (mostly English prose and code, some multilingual)
                   that scripts/bench_compare.sh measures by default.
+  bench2.txt      a ~1.8 MB mix from other sources (JavaScript, Perl, JSON, translated man pages
+                  and catalogs, emoji-heavy chat), the benchmark's second corpus.
 
 Real text comes from what is installed here: man pages in many languages (roff stripped
 crudely), gettext catalogs (.mo) for scripts man pages lack (Thai, Burmese, Arabic, ...),
@@ -1061,6 +1063,44 @@ def build_bench(rng_seed, target_bytes=3_000_000):
     return "\n\n".join(d.strip("\n") for d in docs) + "\n"
 
 
+def build_bench2(rng_seed, target_bytes=1_800_000):
+    """A second mix, from other sources than bench.txt: JavaScript and Perl code, JSON, translated
+    man pages and message catalogs (CJK, Thai, Arabic, Hindi, Burmese, Cyrillic), emoji-heavy
+    chat. Speed claims are checked on both (scripts/bench_compare.sh)."""
+    r = random.Random(f"{rng_seed}:bench2")
+    code = source_files(["/usr/share/nodejs", "/usr/lib/node_modules"], {".js", ".mjs"}, int(target_bytes * 0.2), r,
+                        max_file=20_000)
+    code += source_files(["/usr/share/perl5", "/usr/share/perl"], {".pm"}, int(target_bytes * 0.1), r, max_file=20_000)
+    data = source_files(["/usr/share", "/usr/lib/node_modules"], {".json"}, int(target_bytes * 0.15), r, max_file=20_000)
+    langs = sorted(l for l in man_dirs() if l != "en")
+    multi = []
+    for lang in langs:
+        multi += man_text(man_dirs()[lang], int(target_bytes * 0.2) // max(1, len(langs)), r)
+    multi += catalog_text(["ja", "zh_CN", "zh_TW", "ko", "th", "ar", "hi", "my", "ru", "uk", "vi", "he", "el"],
+                          int(target_bytes * 0.2), r)
+    chat = []
+    size = 0
+    while size < target_bytes * 0.15:  # chat lines: short messages full of emoji, CJK and Thai
+        line = rng_chat_line(r)
+        chat.append(line)
+        size += len(line.encode("utf-8"))
+    docs = code + data + multi + ["\n".join(chat[i:i + 40]) for i in range(0, len(chat), 40)]
+    r.shuffle(docs)
+    return "\n\n".join(d.strip("\n") for d in docs) + "\n"
+
+
+def rng_chat_line(rng):
+    who = rng.choice(["alice", "bob", "小明", "สมชาย", "user42", "María"])
+    parts = []
+    for _ in range(rng.randint(1, 6)):
+        k = rng.randrange(4)
+        parts.append(gen_emoji_text(rng, rng.randint(2, 8)) if k == 0 else
+                     gen_cjk(rng, rng.randint(4, 20)) if k == 1 else
+                     gen_thai(rng, rng.randint(2, 8)) if k == 2 else
+                     rng.choice(["ok", "see you soon", "haha", "that's great!!", "brb", "what time?", "lol"]))
+    return f"{who}: " + " ".join(p.strip() for p in parts)
+
+
 # Where the categories that hold this machine's text get it. When one of them finds none, the
 # corpus is refused rather than quietly smaller (the tests rely on that text).
 CATALOGS = "gettext catalogs in /usr/share/locale/LANG/LC_MESSAGES (a minimized image excludes them; run unminimize)"
@@ -1131,6 +1171,7 @@ def main():
     cats = build(args.seed, machine)
     out.mkdir(parents=True, exist_ok=True)
     bench = build_bench(args.seed).encode("utf-8")
+    bench2 = build_bench2(args.seed).encode("utf-8")
     report(cats, machine, len(bench))
     total_cases, total_bytes, changed = 0, 0, []
     for name, cases in sorted(cats.items()):
@@ -1149,6 +1190,8 @@ def main():
         changed.append("categories.txt")
     if write_if_changed(out / "bench.txt", bench):
         changed.append("bench.txt")
+    if write_if_changed(out / "bench2.txt", bench2):
+        changed.append("bench2.txt")
     print(f"make_corpus: {len(cats)} categories, {total_cases} cases, {total_bytes / 1e6:.2f} MB of text"
           f"; {'updated: ' + ', '.join(changed) if changed else 'unchanged'}", file=sys.stderr)
 
