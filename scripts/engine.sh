@@ -45,7 +45,7 @@ if [ ! -f "$root/.built" ]; then
     git clone -q "$bundle" "$root/src" 2>/dev/null
     git -C "$root/src" checkout -q "$commit"
   fi
-  log "building llama-server (Release, CPU, no curl) in $root/build: once per machine (under 10 minutes on 2 idle cores, about 25 on busy ones)"
+  log "building llama-server (Release, CPU, no curl) in $root/build: once per machine (about 6 minutes on 2 cores)"
   cmake -S "$root/src" -B "$root/build" -DCMAKE_BUILD_TYPE=Release -DBUILD_SHARED_LIBS=OFF \
     -DLLAMA_CURL=OFF -DLLAMA_OPENSSL=OFF -DGGML_CUDA=OFF -DGGML_VULKAN=OFF -DGGML_METAL=OFF \
     -DLLAMA_BUILD_TESTS=OFF -DLLAMA_BUILD_EXAMPLES=OFF -DLLAMA_BUILD_TOOLS=ON -DLLAMA_BUILD_SERVER=ON \
