@@ -715,8 +715,10 @@ bool call_filter(Renderer& r, std::string_view filter_name, const Value& v, Args
       tmp.push_back(item);
     }
     if (!tmp.empty()) {
-      if (a[1] && !a[1]->is_none())
+      if (a[1] && !a[1]->is_none()) {
+        r.charge(static_cast<std::size_t>(n) - tmp.size());  // the fill: batch(10**9, 0) would build a billion items
         while (static_cast<std::int64_t>(tmp.size()) < n) tmp.push_back(*a[1]);
+      }
       result.push_back(Value::list(std::move(tmp)));
     }
     out = Value::list(std::move(result));
@@ -725,6 +727,7 @@ bool call_filter(Renderer& r, std::string_view filter_name, const Value& v, Args
     if (!a[0] || !a[0]->is_integral() || a[0]->as_int() <= 0) raise("ValueError", "slices must be a positive integer");
     std::vector<Value> seq = iterate(v);
     std::size_t slices = static_cast<std::size_t>(a[0]->as_int());
+    r.charge(slices);  // one list per slice, however short the input
     std::size_t length = seq.size();
     std::size_t per = length / slices, extra = length % slices, offset = 0;
     std::vector<Value> result;

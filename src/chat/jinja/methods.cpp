@@ -625,6 +625,7 @@ bool str_method(Renderer& r, const Value& self, std::string_view method_name, Ar
   } else if (name == "zfill") {
     args.bind("zfill", {"width"}, a);
     std::int64_t w = require_int(a[0], "zfill");
+    if (w > (1 << 24)) raise("MemoryError", "width too large");  // as center, ljust and rjust
     std::int64_t len = static_cast<std::int64_t>(cp_count(s));
     if (w <= len) {
       out = Value(std::string(s));
@@ -683,6 +684,7 @@ bool str_method(Renderer& r, const Value& self, std::string_view method_name, Ar
       if (c == '\t') {
         if (tab > 0) {
           std::int64_t n = tab - col % tab;
+          if (o.size() + static_cast<std::uint64_t>(n) > (std::size_t{1} << 28)) raise("MemoryError", "string too large");
           o.append(static_cast<std::size_t>(n), ' ');
           col += n;
         }

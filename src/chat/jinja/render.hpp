@@ -91,7 +91,10 @@ class Renderer {
   // then costs at most about linear time in what it touches, so no template can spend longer
   // than its budget (unique over a huge list, `x in xs` in a loop, a list doubled in a loop).
   void charge(const Value& v) {
-    std::size_t units = v.is_list() ? v.items().size() : v.is_dict() ? v.dict().size() : v.is_string() ? v.str().size() / 16 : 0;
+    charge(v.is_list() ? v.items().size() : v.is_dict() ? v.dict().size() : v.is_string() ? v.str().size() / 16 : 0);
+  }
+  // The same for work a filter is about to do (items it will build), before it does it.
+  void charge(std::size_t units) {
     if (units == 0) return;
     steps_ += units;
     if (steps_ > limits_.max_steps) raise("LimitError", "template exceeded the step limit");

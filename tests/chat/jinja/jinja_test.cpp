@@ -313,6 +313,14 @@ TEST(Jinja, Limits) {
                 .kind(),
             "LimitError");
 
+  // Filters and methods whose arguments set how much they build, whatever their input.
+  EXPECT_EQ(error_of("{{ range(10)|batch(1000000000, 0)|list|length }}").kind(), "LimitError");
+  EXPECT_EQ(error_of("{{ range(10)|slice(1000000000)|list|length }}").kind(), "LimitError");
+  EXPECT_EQ(error_of("{{ 'x'.zfill(2000000000) }}").kind(), "MemoryError");
+  EXPECT_EQ(error_of("{{ ('\t' * 1000).expandtabs(2000000)|length }}").kind(), "MemoryError");
+  EXPECT_EQ(render("{{ range(5)|batch(3, 0)|list }}|{{ range(5)|slice(3)|list }}|{{ '-4'.zfill(4) }}"),
+            "[[0, 1, 2], [3, 4, 0]]|[[0, 1], [2, 3], [4]]|-004");
+
   RenderLimits depth;
   depth.max_recursion_depth = 50;
   EXPECT_EQ(error_of("{% macro f(n) %}{{ f(n + 1) }}{% endmacro %}{{ f(0) }}", "{}", depth).kind(), "LimitError");
