@@ -698,16 +698,25 @@ Value string_format_percent(const std::string& f, const Value& arg) {
       if (f[i] == '0') sp.zero = true;
       ++i;
     }
+    // A width or precision is read whole (six digits used to be kept: '%2000000000d' padded to
+    // 200000); beyond 2^24 it is refused rather than built (Python would build it).
     auto number = [&](int& target) {
+      constexpr std::int64_t kMaxWidth = std::int64_t{1} << 24;
       if (i < f.size() && f[i] == '*') {
         if (next >= positional.size() || !positional[next].is_integral()) raise("TypeError", "* wants int");
-        target = static_cast<int>(positional[next++].as_int());
+        std::int64_t n = positional[next++].as_int();
+        if (n > kMaxWidth || n < -kMaxWidth) raise("ValueError", "format width too large");
+        target = static_cast<int>(n);
         ++i;
         return;
       }
       std::size_t s = i;
-      while (i < f.size() && f[i] >= '0' && f[i] <= '9') ++i;
-      if (i > s) target = std::stoi(f.substr(s, std::min<std::size_t>(i - s, 6)));
+      std::int64_t n = 0;
+      for (; i < f.size() && f[i] >= '0' && f[i] <= '9'; ++i) {
+        n = n * 10 + (f[i] - '0');
+        if (n > kMaxWidth) raise("ValueError", "format width too large");
+      }
+      if (i > s) target = static_cast<int>(n);
     };
     number(sp.width);
     if (i < f.size() && f[i] == '.') {

@@ -317,6 +317,10 @@ TEST(Jinja, Limits) {
   EXPECT_EQ(error_of("{{ range(10)|batch(1000000000, 0)|list|length }}").kind(), "LimitError");
   EXPECT_EQ(error_of("{{ range(10)|slice(1000000000)|list|length }}").kind(), "LimitError");
   EXPECT_EQ(error_of("{{ 'x'.zfill(2000000000) }}").kind(), "MemoryError");
+  EXPECT_EQ(error_of("{{ '%2000000000d' % 1 }}").kind(), "ValueError");  // was padded to 200000, silently
+  EXPECT_EQ(error_of("{{ '%.2000000000f' % 1 }}").kind(), "ValueError");
+  EXPECT_EQ(error_of("{{ '%*d' % (2000000000, 1) }}").kind(), "ValueError");
+  EXPECT_EQ(render("{{ ('%1234567d' % 1)|length }}|{{ '%*d' % (4, 7) }}|{{ '%-4d|' % 7 }}"), "1234567|   7|7   |");
   EXPECT_EQ(error_of("{{ ('\t' * 1000).expandtabs(2000000)|length }}").kind(), "MemoryError");
   EXPECT_EQ(render("{{ range(5)|batch(3, 0)|list }}|{{ range(5)|slice(3)|list }}|{{ '-4'.zfill(4) }}"),
             "[[0, 1, 2], [3, 4, 0]]|[[0, 1], [2, 3], [4]]|-004");
