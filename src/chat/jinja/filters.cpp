@@ -217,8 +217,11 @@ std::string indent(const std::string& s0, const Value* width, bool first, bool b
   std::string ind = width ? (width->is_string() ? std::string(width->str()) : std::string()) : "    ";
   if (width && !width->is_string()) {
     if (!width->is_integral()) raise("TypeError", "can't multiply sequence by non-int");
-    ind.assign(static_cast<std::size_t>(std::max<std::int64_t>(0, std::min<std::int64_t>(width->as_int(), 1 << 20))), ' ');
+    // Refused beyond 2^24, as center's (it was capped at 2^20, silently).
+    if (width->as_int() > (1 << 24)) raise("MemoryError", "width too large");
+    ind.assign(static_cast<std::size_t>(std::max<std::int64_t>(0, width->as_int())), ' ');
   }
+
   std::string s = s0 + "\n";
   // splitlines
   std::vector<std::string> lines;
@@ -244,11 +247,17 @@ std::string indent(const std::string& s0, const Value* width, bool first, bool b
     }
     if (start < s.size()) lines.emplace_back(s.substr(start));
   }
+  // The indentation is written once per line: many lines times a wide indentation stop at the
+  // built-string limit.
   std::string rv;
+  auto check = [&] {
+    if (rv.size() > (std::size_t{1} << 28)) raise("MemoryError", "string too large");
+  };
   if (blank) {
     for (std::size_t i = 0; i < lines.size(); ++i) {
       if (i) rv += "\n" + ind;
       rv += lines[i];
+      check();
     }
   } else {
     rv = lines.empty() ? "" : lines[0];
@@ -258,6 +267,7 @@ std::string indent(const std::string& s0, const Value* width, bool first, bool b
         if (i > 1) rv += "\n";
         if (!lines[i].empty()) rv += ind;
         rv += lines[i];
+        check();
       }
     }
   }

@@ -318,6 +318,9 @@ TEST(Jinja, Limits) {
   EXPECT_EQ(error_of("{{ range(10)|slice(1000000000)|list|length }}").kind(), "LimitError");
   EXPECT_EQ(error_of("{{ 'x'.zfill(2000000000) }}").kind(), "MemoryError");
   EXPECT_EQ(error_of("{{ '%2000000000d' % 1 }}").kind(), "ValueError");  // was padded to 200000, silently
+  EXPECT_EQ(error_of("{{ 'x\ny'|indent(200000000) }}").kind(), "MemoryError");  // was indented by 2^20, silently
+  EXPECT_EQ(error_of("{{ ('\n' * 100000)|indent(1000000, blank=true) }}").kind(), "MemoryError");
+  EXPECT_EQ(render("{{ ('x\ny'|indent(2000000))|length }}"), "2000003");
   EXPECT_EQ(error_of("{{ '%.2000000000f' % 1 }}").kind(), "ValueError");
   EXPECT_EQ(error_of("{{ '%*d' % (2000000000, 1) }}").kind(), "ValueError");
   EXPECT_EQ(render("{{ ('%1234567d' % 1)|length }}|{{ '%*d' % (4, 7) }}|{{ '%-4d|' % 7 }}"), "1234567|   7|7   |");
