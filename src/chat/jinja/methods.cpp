@@ -344,6 +344,7 @@ std::string replace(Str s, Str old, Str repl, std::int64_t count) {
         break;
       }
       out.append(repl);
+      check_built(out.size());
       ++n;
       if (i >= s.size()) break;
       std::size_t j = i;
@@ -360,6 +361,7 @@ std::string replace(Str s, Str old, Str repl, std::int64_t count) {
     if (p == Str::npos) break;
     out.append(s.substr(start, p - start));
     out.append(repl);
+    check_built(out.size());
     start = p + old.size();
     ++n;
   }
@@ -559,6 +561,7 @@ bool str_method(Renderer& r, const Value& self, std::string_view method_name, Ar
       if (!first) o.append(s);
       first = false;
       o.append(v.str());
+      check_built(o.size());
     }
     out = Value(std::move(o));
   } else if (name == "format") {

@@ -240,6 +240,10 @@ bool op_contains(const Value& container, const Value& item) {
   }
 }
 
+void check_built(std::size_t size) {
+  if (size > kMaxBuiltString) raise("MemoryError", "string too large");
+}
+
 std::vector<Value> iterate(const Value& v) {
   switch (v.type()) {
     case Type::List:
@@ -253,6 +257,8 @@ std::vector<Value> iterate(const Value& v) {
     case Type::String: {
       std::vector<Value> chars;
       std::string_view s = v.str();
+      // A Value per code point: 'x' * 2**28 would make 268M of them.
+      if (s.size() > (std::size_t{1} << 24)) raise("MemoryError", "string too long to iterate");
       std::size_t i = 0;
       while (i < s.size()) {
         std::size_t start = i;
@@ -637,6 +643,7 @@ std::string python_format(const std::string& f, const Args& args) {
     }
     if (spec.find('{') != std::string::npos) spec = python_format(spec, args);
     out += format_value(v, spec);
+    check_built(out.size());
   }
   return out;
 }

@@ -768,7 +768,10 @@ Value Renderer::eval_call(const Expr& e, const Frame& frame) {
     if (obj.is_string() || obj.is_list() || obj.is_dict()) {
       charge(obj);
       Value out;
-      if (call_method(*this, obj, callee.attr, args, out)) return out;
+      if (call_method(*this, obj, callee.attr, args, out)) {
+        charge(out);
+        return out;
+      }
     }
     Value f = get_attribute(obj, callee.attr);
     return call(f, args);
@@ -908,6 +911,7 @@ Value Renderer::filter(std::string_view name, const Value& input, Args& args, bo
     return out;
   }
   if (!call_filter(*this, name, input, args, out)) raise("TemplateRuntimeError", "No filter named '" + std::string(name) + "' found.");
+  charge(out);  // what it built
   return out;
 }
 

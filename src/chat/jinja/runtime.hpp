@@ -79,6 +79,10 @@ Value string_format_percent(const std::string& format, const Value& args);
 // The items a for loop, list() or a filter iterates: list items, dict keys, string characters.
 // Undefined iterates as empty; other types raise TypeError.
 std::vector<Value> iterate(const Value& v);
+// Strings built by filters and methods stop at this size with MemoryError (Python would build
+// them; a render has a step budget, not a memory one, so each builder checks as it grows).
+inline constexpr std::size_t kMaxBuiltString = std::size_t{1} << 28;
+void check_built(std::size_t size);
 // Python str.format.
 std::string python_format(const std::string& format, const Args& args);
 

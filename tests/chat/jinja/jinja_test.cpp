@@ -321,6 +321,14 @@ TEST(Jinja, Limits) {
   EXPECT_EQ(error_of("{{ 'x\ny'|indent(200000000) }}").kind(), "MemoryError");  // was indented by 2^20, silently
   EXPECT_EQ(error_of("{{ ('\n' * 100000)|indent(1000000, blank=true) }}").kind(), "MemoryError");
   EXPECT_EQ(render("{{ ('x\ny'|indent(2000000))|length }}"), "2000003");
+  // Strings that filters and methods build stop at 2^28 bytes; a string iterated at 2^24 bytes.
+  EXPECT_EQ(error_of("{{ ('a' * 1000000)|replace('a', 'b' * 1000) }}").kind(), "MemoryError");
+  EXPECT_EQ(error_of("{{ 'abc'|replace('', 'x' * 100000000) }}").kind(), "MemoryError");
+  EXPECT_EQ(error_of("{{ ('{}' * 100000).format(*(['y' * 10000] * 100000)) }}").kind(), "MemoryError");
+  EXPECT_EQ(error_of("{{ ','.join(['y' * 10000000] * 100) }}").kind(), "MemoryError");
+  EXPECT_EQ(error_of("{{ ('a' * 20000000)|list|length }}").kind(), "MemoryError");
+  EXPECT_EQ(render("{{ 'abc'|replace('', '-') }}|{{ ('a' * 1000)|replace('a', 'bb')|length }}|{{ '{}{}'.format(1, 'x') }}"),
+            "-a-b-c-|2000|1x");
   EXPECT_EQ(error_of("{{ '%.2000000000f' % 1 }}").kind(), "ValueError");
   EXPECT_EQ(error_of("{{ '%*d' % (2000000000, 1) }}").kind(), "ValueError");
   EXPECT_EQ(render("{{ ('%1234567d' % 1)|length }}|{{ '%*d' % (4, 7) }}|{{ '%-4d|' % 7 }}"), "1234567|   7|7   |");
