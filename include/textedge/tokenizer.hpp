@@ -66,7 +66,9 @@ class TEXTEDGE_API PromptCache {
 
  private:
   friend class Tokenizer;
-  const void* tokenizer_ = nullptr;  // the implementation the ids came from
+  // The implementation the ids came from: weak, so that a tokenizer made later at the same
+  // address is never taken for it (and the cache keeps no tokenizer alive).
+  std::weak_ptr<const void> tokenizer_;
   bool add_special_tokens_ = false;
   std::string text_;
   std::vector<TokenId> ids_;  // before the post-processor

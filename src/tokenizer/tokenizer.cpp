@@ -297,7 +297,7 @@ std::vector<TokenId> Tokenizer::encode_cached(std::string_view text, PromptCache
     return encode(text, options);
   }
   std::size_t from = 0, horizon = 0, keep = 0, kept_boundaries = 0;
-  if (cache.tokenizer_ == impl_.get() && cache.add_special_tokens_ == options.add_special_tokens) {
+  if (cache.tokenizer_.lock().get() == impl_.get() && cache.add_special_tokens_ == options.add_special_tokens) {
     std::size_t common = common_prefix(cache.text_, text);
     // Horizons grow with the boundaries: the last one within the common prefix.
     auto past = std::upper_bound(cache.boundaries_.begin(), cache.boundaries_.end(), common,
@@ -310,7 +310,7 @@ std::vector<TokenId> Tokenizer::encode_cached(std::string_view text, PromptCache
   } else {
     cache.clear();
   }
-  cache.tokenizer_ = impl_.get();
+  cache.tokenizer_ = impl_;
   cache.add_special_tokens_ = options.add_special_tokens;
   cache.ids_.resize(keep);
   cache.boundaries_.resize(kept_boundaries);

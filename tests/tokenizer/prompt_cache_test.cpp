@@ -178,6 +178,22 @@ TEST(PromptCache, TheGrowingPromptReusesAllButItsTail) {
   EXPECT_EQ(cache.reused_bytes() + cache.encoded_bytes(), next.size());
 }
 
+// A cache outlives its tokenizer: a tokenizer loaded later (often at the same address) must not
+// take the old ids for its own.
+TEST(PromptCache, ACacheOutlivesItsTokenizer) {
+  PromptCache cache;
+  std::string text = "<|im_start|>system\nBe brief.<|im_end|>\n<|im_start|>user\nHi<|im_end|>\n<|im_start|>assistant\n";
+  for (int round = 0; round < 3; ++round) {
+    {
+      Tokenizer qwen = Tokenizer::load(model_path("qwen3"));
+      EXPECT_EQ(qwen.encode_cached(text, cache), qwen.encode(text));
+    }
+    Tokenizer deepseek = Tokenizer::load(model_path("deepseek_v3"));
+    EXPECT_EQ(deepseek.encode_cached(text + "ok", cache), deepseek.encode(text + "ok"));
+    EXPECT_EQ(cache.reused_bytes(), 0u);
+  }
+}
+
 TEST(PromptCache, OtherTokenizerOtherOptionsAndInvalidTextStartAgain) {
   Tokenizer qwen = Tokenizer::load(model_path("qwen3"));
   Tokenizer llama = Tokenizer::load(model_path("llama2"));
