@@ -1,18 +1,8 @@
 #include "server/prompt_cache_pool.hpp"
 
-#include <cstring>
+#include "base/common_prefix.hpp"
 
 namespace textedge::server {
-
-namespace {
-std::size_t common_prefix(std::string_view a, std::string_view b) {
-  std::size_t n = std::min(a.size(), b.size()), i = 0;
-  for (; i + 8 <= n && std::memcmp(a.data() + i, b.data() + i, 8) == 0; i += 8) {
-  }
-  while (i < n && a[i] == b[i]) ++i;
-  return i;
-}
-}  // namespace
 
 // Performance note: the entry is chosen by comparing the prompt with each cached one, which
 // stops where they part: a few microseconds for conversations that share only a system prompt,
@@ -30,7 +20,7 @@ std::vector<TokenId> PromptCachePool::encode(const Tokenizer& tokenizer, std::st
     auto best = entries_.end();
     std::size_t best_common = 0;
     for (auto it = entries_.begin(); it != entries_.end(); ++it) {
-      std::size_t common = common_prefix(it->text(), text);
+      std::size_t common = detail::common_prefix(it->text(), text);
       if (common > best_common) best = it, best_common = common;
     }
     // A prompt that extends the cached one is its conversation's next turn: the entry moves on

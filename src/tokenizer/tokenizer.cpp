@@ -9,6 +9,7 @@
 #include <thread>
 
 #include "base/json_dom.hpp"
+#include "base/common_prefix.hpp"
 #include "base/run_in_parallel.hpp"
 #include "base/thread_pool.hpp"
 #include "base/utf8.hpp"
@@ -269,20 +270,6 @@ std::vector<TokenId> Tokenizer::encode(std::string_view text, const EncodeOption
 
 void PromptCache::clear() { *this = PromptCache(); }
 
-namespace {
-// The length of the common prefix of a and b, eight bytes at a time.
-std::size_t common_prefix(std::string_view a, std::string_view b) {
-  std::size_t n = std::min(a.size(), b.size()), i = 0;
-  for (; i + 8 <= n; i += 8) {
-    std::uint64_t x, y;
-    std::memcpy(&x, a.data() + i, 8);
-    std::memcpy(&y, b.data() + i, 8);
-    if (x != y) break;
-  }
-  while (i < n && a[i] == b[i]) ++i;
-  return i;
-}
-}  // namespace
 
 // Why a boundary is safe (docs/prompt_cache.md): the ids of the text before an added token's
 // match, and the match itself, are fixed by the text the scan for added tokens had read when it
