@@ -5,9 +5,9 @@
 // - a whole message (parse_output) never carries a call whose arguments are not a JSON object
 //   (when the text is UTF-8: invalid bytes pass through as they are);
 // - no byte lost or repeated where calls cannot hide bytes: without calls, content and
-//   reasoning are the text less the reasoning format's markers it matched (at most one opening
-//   (+ Gemma 4's label), one closing, one answer opening and one answer closing), plus its content
-//   prefix (and with no reasoning format, exactly the text).
+//   reasoning are the text less the reasoning format's markers it matched (the openings before
+//   any reasoning text (+ Gemma 4's label), one closing, one answer opening and one answer
+//   closing), plus its content prefix (and with no reasoning format, exactly the text).
 // Input: [0] options (bits 0-1 reasoning, bit 2 starts_in_reasoning; fuzz_parse_reasoning: bits
 // 0-1 and 3-7 pick among every reasoning format), [1] bit 7 partial calls off, bits 0-6 the split
 // seed, then the text (at most 2 KB: the parsers are state machines whose defects show in short
@@ -121,17 +121,28 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         std::vector<std::size_t> next = removable;
         for (std::size_t r : removable)
           for (std::size_t len : lengths) next.push_back(r + len);
+        std::sort(next.begin(), next.end());
+        next.erase(std::unique(next.begin(), next.end()), next.end());
         removable = std::move(next);
       };
-      auto opens = [&](const std::vector<std::size_t>& lengths) {  // a repeated opener at the start is dropped too
-        add_choice(lengths);
-        add_choice(lengths);
+      const detail::ReasoningFormat* rf = detail::find_reasoning_format(o.reasoning);
+      if (!rf) fail("the fuzzer does not know this reasoning format", text);
+      // Openers before any reasoning text are dropped, however many (only whitespace between):
+      // one more than the run of them at the start of the text, and at least two.
+      auto opens = [&](const std::vector<std::size_t>& lengths) {
+        std::size_t run = 0;
+        for (std::size_t at = 0;; ++run) {
+          at = std::min(text.size(), text.find_first_not_of(" \t\r\n", at));
+          auto opener = std::find_if(rf->open.begin(), rf->open.end(),
+                                     [&](std::string_view m) { return !m.empty() && text.substr(at).starts_with(m); });
+          if (opener == rf->open.end()) break;
+          at += opener->size();
+        }
+        for (std::size_t i = 0; i < std::max<std::size_t>(2, run + 1); ++i) add_choice(lengths);
       };
       // From the format's own entry in the table (a format added there is checked here too):
       // its openers (repeated, and with Gemma 4's label, or the label alone when it starts in
       // reasoning), its closer, its answer wrapper; its content prefix is added, not removed.
-      const detail::ReasoningFormat* rf = detail::find_reasoning_format(o.reasoning);
-      if (!rf) fail("the fuzzer does not know this reasoning format", text);
       auto lengths = [](const std::array<std::string_view, 2>& ms, std::string_view label = {}) {
         std::vector<std::size_t> v;
         for (std::string_view m : ms)

@@ -116,6 +116,9 @@ TEST(ReasoningFormats, SeedOss) {
   expect("answer only", o, "", "answer only");
   expect("plan</seed:think>answer", opts("seed_oss", true), "plan", "answer");
   expect("<seed:think>plan</seed:think>answer", opts("seed_oss", true), "plan", "answer");  // the repeated opener dropped
+  // Every opener before any reasoning text is dropped, however many (fuzz_parse_reasoning's
+  // regression mistral_leading_openers_run); one after reasoning text is reasoning.
+  expect("[THINK]\r\r[THINK]\r\n[THINK]plan[THINK]more[/THINK]ok", opts("mistral", true), "\r\r\r\nplan[THINK]more", "ok");
   expect("<seed:think>plan<seed:cot_budget_reflect>used 10</seed:cot_budget_reflect></seed:think>ok", o,
          "plan<seed:cot_budget_reflect>used 10</seed:cot_budget_reflect>", "ok");
 }
