@@ -58,7 +58,8 @@ class BpeModel {
   // Fills `symbols` with the initial symbols of `word` (characters or bytes; byte fallback;
   // unknown handling).
   void initial_symbols(std::string_view word, std::vector<TokenId>& symbols) const;
-  void encode_segment(std::string_view segment, std::vector<TokenId>& out) const;
+  // `whole_word_first` (ignore_merges): a segment that is a token is that token.
+  void encode_segment(std::string_view segment, std::vector<TokenId>& out, bool whole_word_first = false) const;
   // SentencePiece texts arrive as one long word; see split_before_metaspace_.
   bool may_split_after(char32_t c) const;
   void merge_by_scan(std::vector<TokenId>& symbols) const;
