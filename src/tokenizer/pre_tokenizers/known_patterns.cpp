@@ -55,7 +55,7 @@ struct Classifier {
   }
 };
 
-const Classifier& classifier() {
+[[gnu::always_inline]] inline const Classifier& classifier() {
   static const Classifier c;
   return c;
 }
@@ -77,11 +77,24 @@ inline Char char_at(std::string_view t, std::size_t i) {
 }
 
 // End of the run of characters having any of `bits`, starting at i.
+// Performance note: ASCII (most letters of most text) in a loop of its own, the classifier read
+// once (and classifier() inline: its guard is a load): cl100k_match on 300 KB of bench.txt
+// (llama3_1) 7.77M -> 7.30M instructions.
 inline std::size_t run_end(std::string_view t, std::size_t i, Classes bits) {
-  while (i < t.size()) {
-    Char c = char_at(t, i);
-    if (!(c.k & bits)) break;
-    i = c.next;
+  const Classifier& cl = classifier();
+  const char* s = t.data();
+  const std::size_t n = t.size();
+  while (i < n) {
+    auto b = static_cast<unsigned char>(s[i]);
+    if (b < 0x80) {
+      if (!(cl.ascii[b] & bits)) break;
+      ++i;
+      continue;
+    }
+    std::size_t next = i;
+    char32_t cp = next_code_point(t, next);
+    if (!(cl.of_non_ascii(cp) & bits)) break;
+    i = next;
   }
   return i;
 }
