@@ -61,9 +61,16 @@ class AddedTokenMatcher {
   // last byte the search depended on.
   const AddedToken* longest_at(std::string_view text, std::size_t pos, std::size_t& end, std::size_t& read) const;
 
+  // The first position at or after `pos` whose byte starts some pattern (text.size(): none).
+  std::size_t next_start(std::string_view text, std::size_t pos) const;
+
   std::vector<Node> nodes_;
   std::vector<Edge> edges_;
   bool starts_[256] = {};
+  // The distinct bytes of starts_ when there are at most kFewStarts (else start_count_ is 0).
+  static constexpr std::size_t kFewStarts = 6;
+  unsigned char start_bytes_[kFewStarts] = {};
+  std::size_t start_count_ = 0;
 };
 
 class AddedVocabulary {

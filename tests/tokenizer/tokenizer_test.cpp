@@ -6,6 +6,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <random>
 #include <thread>
 
 #include "support/test_paths.hpp"
@@ -113,6 +114,45 @@ TEST(TokenizerEncode, InvalidUtf8IsRefusedWithOffset) {
   }
   // Lossy decoding replaces the invalid sequence with U+FFFD, as Python's errors="replace".
   EXPECT_EQ(tok.encode(text, {.lossy_utf8 = true}), tok.encode("hello \xEF\xBF\xBD world"));
+}
+
+// Added tokens are found wherever they stand, whether their first bytes are one (memchr), a
+// few (16 bytes compared at a time) or many (a table): random texts against a plain scan.
+TEST(TokenizerEncode, AddedTokensAreFoundWhateverTheirFirstBytes) {
+  const std::string chars = "abcx0123456<[{\n\t|#>]}";
+  const std::vector<std::string> tokens = {"<x0>", "[x1]", "{x2}", "\nx3", "\tx4", "|x5", "#x6"};
+  auto json_string = [](const std::string& s) {
+    std::string out = "\"";
+    for (char c : s) out += c == '\n' ? "\\n" : c == '\t' ? "\\t" : std::string(1, c);
+    return out + "\"";
+  };
+  std::mt19937 rng(7);
+  for (std::size_t used = 1; used <= tokens.size(); ++used) {
+    std::string vocab, added;
+    for (std::size_t i = 0; i < chars.size(); ++i) vocab += (i ? "," : "") + json_string(chars.substr(i, 1)) + ":" + std::to_string(i);
+    for (std::size_t t = 0; t < used; ++t)
+      added += std::string(t ? "," : "") + R"({"id":)" + std::to_string(100 + t) + R"(,"content":)" + json_string(tokens[t]) +
+               R"(,"special":true})";
+    Tokenizer tok = Tokenizer::from_json(R"({"added_tokens":[)" + added + R"(],"model":{"type":"BPE","vocab":{)" + vocab +
+                                         R"(},"merges":[]}})");
+    for (int round = 0; round < 200; ++round) {
+      std::string text;
+      for (std::size_t n = rng() % 60; n-- > 0;) text += rng() % 5 == 0 ? tokens[rng() % used] : chars.substr(rng() % chars.size(), 1);
+      std::vector<TokenId> want;  // by a plain scan (characters may spell a token by chance)
+      for (std::size_t at = 0; at < text.size();) {
+        std::size_t t = 0;
+        while (t < used && text.compare(at, tokens[t].size(), tokens[t]) != 0) ++t;
+        if (t < used) {
+          want.push_back(static_cast<TokenId>(100 + t));
+          at += tokens[t].size();
+        } else {
+          want.push_back(static_cast<TokenId>(chars.find(text[at])));
+          ++at;
+        }
+      }
+      ASSERT_EQ(tok.encode(text), want) << used << " tokens, text " << text;
+    }
+  }
 }
 
 TEST(TokenizerDecode, OutOfRangeIdsAreSkippedAsTheReferenceDoes) {
