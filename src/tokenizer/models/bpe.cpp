@@ -336,7 +336,17 @@ void BpeModel::prepare_word_splitting() {
   if (!split_before_metaspace_) return;
   for (int b = 0; b < 256; ++b) lead_kind_[b] = b < 0x80 ? kPlain : kLong;
   for (char32_t c = 0; c < 0x80; ++c) split_after_ascii_[c] = may_split_after(c);
-  skip_by_words_ = true;
+  // ASCII characters side by side in some token (any merge across a boundary makes a token that
+  // holds the two characters there, so where no token does, no merge crosses).
+  std::fill(std::begin(ascii_pairs_), std::end(ascii_pairs_), 0);
+  for (std::size_t id = 0; id < tokens_.size(); ++id) {
+    if (!has_token_[id]) continue;
+    std::string_view t = tokens_[id];
+    for (std::size_t i = 1; i < t.size(); ++i) {
+      auto a = static_cast<unsigned char>(t[i - 1]), b = static_cast<unsigned char>(t[i]);
+      if (a < 0x80 && b < 0x80) ascii_pairs_[(a << 7 | b) >> 6] |= std::uint64_t{1} << ((a << 7 | b) & 63);
+    }
+  }
   if (!byte_fallback_ || bmp_ids_.empty()) return;
   for (std::int64_t id : byte_fallback_ids_)
     if (id < 0) return;
@@ -356,7 +366,6 @@ void BpeModel::prepare_word_splitting() {
   for (int b = 0; b < 0x80; ++b) {
     if (bmp_ids_[b] >= 0) continue;
     lead_kind_[b] = kInert;
-    if (b > ' ') skip_by_words_ = false;
   }
 }
 
@@ -583,15 +592,19 @@ void BpeModel::encode_word(std::string_view word, std::vector<TokenId>& out) con
       return;
     }
   }
-  // Cut before a U+2581 that may follow the character before it, and around runs of inert
-  // characters. Runs of U+2581 stay whole (merges join them).
+  // Cut before a U+2581 that may follow the character before it, around runs of inert
+  // characters, and between two ASCII characters that no token holds side by side. Runs of
+  // U+2581 stay whole (merges join them).
   //
-  // Performance note: most bytes are plain ASCII, skipped 8 at a time; "▁" after an ASCII
-  // character is decided by one table look-up (callgrind, llama2, 1 MB of bench.txt: 22M
-  // instructions with a byte loop and a call per "▁", 15M now). Also cutting around
-  // "isolated" characters (a token, never next to a different character in any token: most
-  // CJK, Gemma 3's "\n") cost llama2 1.4% more and did not help Gemma 3, whose newlines are
-  // added tokens.
+  // Performance note: "▁" after an ASCII character is decided by one table look-up (callgrind,
+  // llama2, 1 MB of bench.txt: 22M instructions with a byte loop and a call per "▁", 15M then).
+  // Cutting at ASCII pairs no token holds costs a bit test per byte (plain ASCII was skipped 8
+  // bytes at a time before) and pays many times over: segments of code without spaces missed the
+  // word cache and went through the quadratic merge (300 KB of bench.txt: llama2 encode 48.9M ->
+  // 39.6M instructions, gemma3 55.9M -> 45.3M; of bench2.txt 51.6M -> 42.8M and 56.1M -> 48.9M).
+  // Also cutting around "isolated" characters (a token, never next to a different character in
+  // any token: most CJK, Gemma 3's "\n") cost llama2 1.4% more and did not help Gemma 3, whose
+  // newlines are added tokens.
   std::size_t start = 0, p = 0;
   bool prev_inert = false;
   const std::size_t n = word.size();
@@ -602,15 +615,11 @@ void BpeModel::encode_word(std::string_view word, std::vector<TokenId>& out) con
   };
   while (p < n) {
     std::size_t from = p;
-    if (skip_by_words_) {
-      constexpr std::uint64_t kOnes = 0x0101010101010101ULL, kHigh = 0x8080808080808080ULL;
-      for (; p + 8 <= n; p += 8) {
-        std::uint64_t w;
-        std::memcpy(&w, s + p, 8);
-        if ((w | ((w - kOnes * '!') & ~w)) & kHigh) break;  // a byte >= 0x80 or below '!'
-      }
+    // A run of plain ASCII, cut between two characters no token holds side by side (code:
+    // "x=f(a,b);" has few spaces, and long segments miss the word cache and merge slowly).
+    for (; p < n && lead_kind_[static_cast<unsigned char>(s[p])] == kPlain; ++p) {
+      if (p > from && p > start && !ascii_pair_in_token(s[p - 1], s[p])) cut(p);
     }
-    while (p < n && lead_kind_[static_cast<unsigned char>(s[p])] == kPlain) ++p;
     if (p != from) prev_inert = false;
     if (p == n) break;
     std::size_t at = p;

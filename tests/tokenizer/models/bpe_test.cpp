@@ -150,7 +150,10 @@ TEST(Bpe, SplittingBeforeMetaspaceChangesNothing) {
     BpeModel model = BpeModel::from_json(doc.root().get("model"), false);
     static const std::vector<std::string> pieces = {"\xE2\x96\x81", "\xE2\x96\x81", ">", "</", "b", "the", "\xE2\x96\x81</", "a",
                                                     "\xF0\x9F\x99\x82", "\xEA\xB0\x80", "\xF3\xA0\x80\x81", "\n", "<", "0",
-                                                    "\t", "\xE8\xAA\x9E", "\xE3\x80\x82", "\xE1\x80\x80", "\n\n"};
+                                                    "\t", "\xE8\xAA\x9E", "\xE3\x80\x82", "\xE1\x80\x80", "\n\n",
+                                                    // code: ASCII pairs some token holds and pairs none does
+                                                    "(", ")", "=", ",", ";", "x", "_", "{", "}", "\"", ".", "->", "==",
+                                                    "0x", "::", "#", "q", "Z", "|", "ing", "self", "~", "`", "\\", "@"};
     std::mt19937 rng(3);
     for (int i = 0; i < 2000; ++i) {
       std::string word;
