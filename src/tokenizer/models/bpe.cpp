@@ -338,13 +338,13 @@ void BpeModel::prepare_word_splitting() {
   for (char32_t c = 0; c < 0x80; ++c) split_after_ascii_[c] = may_split_after(c);
   // ASCII characters side by side in some token (any merge across a boundary makes a token that
   // holds the two characters there, so where no token does, no merge crosses).
-  std::fill(std::begin(ascii_pairs_), std::end(ascii_pairs_), 0);
+  ascii_pairs_.assign(128 * 128, 0);
   for (std::size_t id = 0; id < tokens_.size(); ++id) {
     if (!has_token_[id]) continue;
     std::string_view t = tokens_[id];
     for (std::size_t i = 1; i < t.size(); ++i) {
-      auto a = static_cast<unsigned char>(t[i - 1]), b = static_cast<unsigned char>(t[i]);
-      if (a < 0x80 && b < 0x80) ascii_pairs_[(a << 7 | b) >> 6] |= std::uint64_t{1} << ((a << 7 | b) & 63);
+      unsigned a = static_cast<unsigned char>(t[i - 1]), b = static_cast<unsigned char>(t[i]);
+      if (a < 0x80 && b < 0x80) ascii_pairs_[a << 7 | b] = 1;
     }
   }
   if (!byte_fallback_ || bmp_ids_.empty()) return;
@@ -617,8 +617,14 @@ void BpeModel::encode_word(std::string_view word, std::vector<TokenId>& out) con
     std::size_t from = p;
     // A run of plain ASCII, cut between two characters no token holds side by side (code:
     // "x=f(a,b);" has few spaces, and long segments miss the word cache and merge slowly).
-    for (; p < n && lead_kind_[static_cast<unsigned char>(s[p])] == kPlain; ++p) {
-      if (p > from && p > start && !ascii_pair_in_token(s[p - 1], s[p])) cut(p);
+    if (p < n && lead_kind_[static_cast<unsigned char>(s[p])] == kPlain) {
+      unsigned previous = static_cast<unsigned char>(s[p++]);
+      for (; p < n; ++p) {
+        unsigned b = static_cast<unsigned char>(s[p]);
+        if (lead_kind_[b] != kPlain) break;
+        if (!ascii_pairs_[previous << 7 | b]) cut(p);
+        previous = b;
+      }
     }
     if (p != from) prev_inert = false;
     if (p == n) break;

@@ -93,11 +93,7 @@ class BpeModel {
   enum : std::uint8_t { kPlain, kInert, kLong };
   std::uint8_t lead_kind_[256] = {};
   bool split_after_ascii_[128] = {};  // may_split_after for ASCII characters
-  std::uint64_t ascii_pairs_[128 * 128 / 64] = {};  // bit a*128+b: some token holds "ab"
-  bool ascii_pair_in_token(char a, char b) const {
-    unsigned k = static_cast<unsigned>(static_cast<unsigned char>(a)) << 7 | static_cast<unsigned char>(b);
-    return ascii_pairs_[k >> 6] >> (k & 63) & 1;
-  }
+  std::vector<std::uint8_t> ascii_pairs_;  // [a * 128 + b]: some token holds "ab" (a byte each: one load)
   void prepare_word_splitting();
   std::string continuing_subword_prefix_;
   std::string end_of_word_suffix_;
