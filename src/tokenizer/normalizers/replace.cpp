@@ -5,6 +5,9 @@
 #include <cstring>
 #include <memory>
 #include <stdexcept>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #include "base/regex.hpp"
 #include "base/utf8.hpp"
@@ -35,19 +38,40 @@ void replace_literal(std::string& text, std::string_view literal, std::string_vi
   }
   std::size_t size = text.size() - count * literal.size() + count * content.size();
   if (literal.size() == 1 && content.size() <= 4) {
-    // Frequent matches (a space -> U+2581): a plain byte loop beats find(), and the content
-    // is written as one 4-byte store (a memcpy call per match cost more than the loop).
-    std::string out(size + 4, '\0');
+    // Frequent matches (a space -> U+2581): the content is written as one 4-byte store (a
+    // memcpy call per match cost more than the loop), and the text between matches 16 bytes at
+    // a time, stored whole and overwritten from the match on (llama2 encode of 300 KB of
+    // bench.txt: this function 3.46M -> 1.52M instructions; a byte loop before).
+    std::string out(size + 16, '\0');
     char* write = out.data();
     char packed[4] = {};
     std::memcpy(packed, content.data(), content.size());
     const char match = literal[0];
-    for (char c : text) {
-      if (c == match) {
+    const char* read = text.data();
+    const char* const end = read + text.size();
+#ifdef __SSE2__
+    const __m128i wanted = _mm_set1_epi8(match);
+    while (end - read >= 16) {
+      __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(read));
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(write), v);
+      auto m = static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpeq_epi8(v, wanted)));
+      if (m == 0) {
+        read += 16;
+        write += 16;
+        continue;
+      }
+      auto k = static_cast<std::size_t>(__builtin_ctz(m));
+      std::memcpy(write + k, packed, 4);
+      write += k + content.size();
+      read += k + 1;
+    }
+#endif
+    for (; read != end; ++read) {
+      if (*read == match) {
         std::memcpy(write, packed, 4);
         write += content.size();
       } else {
-        *write++ = c;
+        *write++ = *read;
       }
     }
     out.resize(size);

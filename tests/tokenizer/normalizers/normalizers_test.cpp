@@ -8,6 +8,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <random>
 #include <string>
 #include <string_view>
 #include <thread>
@@ -501,6 +502,23 @@ TEST(NormalizerGolden, MatchesReference) {
 // Long texts cross the ASCII word loops and the boundaries between normalized runs. Each golden
 // input is a self-contained unit: " | " neither composes nor reorders with its neighbours, so a
 // long text made of many units must normalize to the concatenation of their reference outputs.
+// A one-byte literal replaced in long texts (16 bytes at a time, then byte by byte), by contents
+// of one to four bytes, against a plain replacement.
+TEST(NormalizerReplace, OneByteLiteralInLongTexts) {
+  std::mt19937 rng(11);
+  const std::string alphabet[] = {" ", "a", "\xC3\xA9", "\n", "  "};
+  for (std::string content : {"_", "ab", "\xE2\x96\x81", "\xF0\x9F\x98\x80"}) {
+    auto normalizer = parse(R"({"type":"Replace","pattern":{"String":" "},"content":")" + content + R"("})");
+    for (int round = 0; round < 300; ++round) {
+      std::string text;
+      for (std::size_t n = rng() % 120; n-- > 0;) text += alphabet[rng() % std::size(alphabet)];
+      std::string want;
+      for (char c : text) want += c == ' ' ? content : std::string(1, c);
+      ASSERT_EQ(normalized(*normalizer, text), want) << testing::PrintToString(text);
+    }
+  }
+}
+
 TEST(NormalizerGolden, LongTextsNormalizeUnitByUnit) {
   const std::vector<std::string> names = {"nfc", "nfd", "nfkc", "nfkd", "lowercase", "strip_accents",
                                           "nfkd_strip_accents_lowercase", "bert_uncased", "bert_cased",
