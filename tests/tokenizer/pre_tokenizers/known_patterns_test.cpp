@@ -30,10 +30,10 @@ const std::vector<std::string>& alphabet() {
       "a", "b", "s", "t", "e", "r", "v", "l", "d", "m", "S", "T", "R", "E", "L", "D", "M", "X", "'", "'", "'",
       "\xC5\xBF" /* ſ */, "\xC7\x85" /* ǅ Lt */, "\xCA\xB0" /* ʰ Lm */, "\xE4\xB8\xAD" /* 中 Lo */,
       "\xCC\x81" /* combining acute Mn */, "\xE0\xA4\xBE" /* Devanagari vowel sign Mc */, "\xC3\xA9", "\xC3\x89",
-      "0", "7", "\xC2\xB2" /* ² No */, "\xE2\x85\xAB" /* Ⅻ Nl */, "\xD9\xA3" /* Arabic-Indic 3 */,
+      "0", "7", "9", "\xC2\xB2" /* ² No */, "\xE2\x85\xAB" /* Ⅻ Nl */, "\xD9\xA3" /* Arabic-Indic 3 */,
       " ", " ", " ", "\t", "\n", "\r", "\r\n", "\xC2\xA0", "\xE3\x80\x80", "\xC2\x85", "\xE2\x80\xA8", "\x0B",
       "\x1C", "\xE2\x80\x8B" /* ZWSP, not \s */, ".", ",", "!", "/", "-", "\"", "(", "\xE2\x80\x94",
-      "\xE3\x81\x82" /* あ */, "\xE3\x82\xA2" /* ア */, "\xE3\x83\xBC" /* ー */, "\xE9\xBE\xA6" /* U+9FA6 */,
+      "\xE3\x81\x82" /* あ */, "\xE3\x82\xA2" /* ア */, "\xE3\x83\xBC" /* ー */, "\xE9\xBE\xA6" /* U+9FA6 */, "\xE9\xBE\x8D" /* 龍 */,
       "#", "@", "[", "\\", "`", "~", "$", "+", "<", "\xC2\xA7" /* § Po */, "\xE2\x82\xAC" /* € Sc */,
       "\xF0\x9F\x99\x82" /* 🙂 */, "\xF0\x9F\x91\x8D\xF0\x9F\x8F\xBD", std::string("\0", 1), "\xF0\x9E\x80\x80",
   };
@@ -63,9 +63,10 @@ TEST(KnownPatterns, AgreeWithTheRegexOnRandomText) {
     KnownPatternFinder find = known_pattern_finder(pattern);
     ASSERT_NE(find, nullptr) << pattern;
     Regex re(pattern);
-    for (int round = 0; round < 20000; ++round) {
+    for (int round = 0; round < 24000; ++round) {
       std::string text;
-      std::size_t n = 1 + rng() % 12;
+      // The last rounds: longer texts, for the scans that skip 16 bytes at a time.
+      std::size_t n = 1 + rng() % (round < 20000 ? 12 : 80);
       for (std::size_t i = 0; i < n; ++i) text += alphabet()[rng() % alphabet().size()];
       auto expected = regex_matches(re, text);
       auto actual = known_matches(find, text);
