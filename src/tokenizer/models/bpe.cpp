@@ -347,6 +347,14 @@ void BpeModel::prepare_word_splitting() {
       if (a < 0x80 && b < 0x80) ascii_pairs_[a << 7 | b] = 1;
     }
   }
+  // A character without a token of its own becomes byte or unknown tokens, whose strings the
+  // pairs do not show: never cut next to one. (Tried: the same for pairs of characters beyond
+  // ASCII, through a hash set: llama2 encode +6% on bench.txt, +12% on bench2.txt, gemma3 +5%,
+  // +11%: most such pairs are in some token, so the look-ups rarely cut.)
+  for (char32_t a = 0; a < 0x80; ++a) {
+    if (has_own_token(a)) continue;
+    for (unsigned b = 0; b < 0x80; ++b) ascii_pairs_[a << 7 | b] = ascii_pairs_[b << 7 | a] = 1;
+  }
   if (!byte_fallback_ || bmp_ids_.empty()) return;
   for (std::int64_t id : byte_fallback_ids_)
     if (id < 0) return;
@@ -568,6 +576,13 @@ void BpeModel::merge_by_queue(std::vector<TokenId>& symbols) const {
   for (std::size_t i = 0; i < n; ++i)
     if (nodes[i].symbol != kDead) symbols[out++] = nodes[i].symbol;
   symbols.resize(out);
+}
+
+bool BpeModel::has_own_token(char32_t c) const {
+  if (!bmp_ids_.empty() && c < 0x10000) return bmp_ids_[c] >= 0;
+  std::string s;
+  append_utf8(s, c);
+  return json_vocab_.find(s).has_value();
 }
 
 bool BpeModel::may_split_after(char32_t c) const {

@@ -166,6 +166,19 @@ TEST(Bpe, SplittingBeforeMetaspaceChangesNothing) {
     }
   }
 }
+// An ASCII character without a token of its own falls back on a byte token, which a merge may
+// join: words are never cut next to it, whatever the ASCII pairs of the tokens say.
+TEST(Bpe, NoCutNextToACharacterWithoutItsOwnToken) {
+  JsonDocument doc(R"({"type":"BPE","byte_fallback":true,
+      "vocab":{"\u2581":0,"a":1,"<0x78>":2,"a<0x78>":3,"b":4},"merges":["a <0x78>"]})", "inline.json");
+  BpeModel model = BpeModel::from_json(doc.root(), false);
+  std::vector<TokenId> split, whole;
+  model.encode_word("\u2581axb", split);
+  model.encode_word_with_heap("\u2581axb", whole);
+  EXPECT_EQ(whole, (std::vector<TokenId>{0, 3, 4}));
+  EXPECT_EQ(split, whole);
+}
+
 TEST(Bpe, ScanAndHeapAgreeSentencePiece) { check_strategies_agree("llama2", false); }
 
 TEST(Bpe, MissingMergeTokenNamesPath) {
