@@ -94,7 +94,6 @@ class BpeModel {
   std::uint8_t lead_kind_[256] = {};
   bool split_after_ascii_[128] = {};  // may_split_after for ASCII characters
   std::vector<std::uint8_t> ascii_pairs_;  // [a * 128 + b]: some token holds "ab" (a byte each: one load)
-  bool has_own_token(char32_t c) const;   // a token that is the character alone
   void prepare_word_splitting();
   std::string continuing_subword_prefix_;
   std::string end_of_word_suffix_;
