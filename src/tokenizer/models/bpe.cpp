@@ -608,7 +608,7 @@ void BpeModel::encode_word(std::string_view word, std::vector<TokenId>& out) con
   //
   // Performance note: "▁" after an ASCII character is decided by one table look-up (callgrind,
   // llama2, 1 MB of bench.txt: 22M instructions with a byte loop and a call per "▁", 15M then).
-  // Cutting at ASCII pairs no token holds costs a bit test per byte (plain ASCII was skipped 8
+  // Cutting at ASCII pairs no token holds costs a table look-up per byte (plain ASCII was skipped 8
   // bytes at a time before) and pays many times over: segments of code without spaces missed the
   // word cache and went through the quadratic merge (300 KB of bench.txt: llama2 encode 48.9M ->
   // 39.6M instructions, gemma3 55.9M -> 45.3M; of bench2.txt 51.6M -> 42.8M and 56.1M -> 48.9M).
