@@ -4,10 +4,8 @@
 #include <cstring>
 #include <utf8proc.h>
 
-#ifdef __SSE2__
-#include <emmintrin.h>
-#endif
 
+#include "base/scan16.hpp"
 #include "base/utf8.hpp"
 #include "tokenizer/models/bpe.hpp"
 #include "tokenizer/normalizers/normalizer.hpp"
@@ -119,12 +117,11 @@ std::size_t AddedTokenMatcher::next_start(std::string_view text, std::size_t pos
   if (start_count_ > 1) {
     __m128i wanted[kFewStarts];
     for (std::size_t k = 0; k < start_count_; ++k) wanted[k] = _mm_set1_epi8(static_cast<char>(start_bytes_[k]));
-    for (; pos + 16 <= n; pos += 16) {
-      __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(s + pos));
+    pos = skip_unflagged(text, pos, [&](__m128i v) {
       __m128i hit = _mm_cmpeq_epi8(v, wanted[0]);
       for (std::size_t k = 1; k < start_count_; ++k) hit = _mm_or_si128(hit, _mm_cmpeq_epi8(v, wanted[k]));
-      if (unsigned m = static_cast<unsigned>(_mm_movemask_epi8(hit))) return pos + static_cast<std::size_t>(__builtin_ctz(m));
-    }
+      return static_cast<unsigned>(_mm_movemask_epi8(hit));
+    });
   }
 #endif
   while (pos < n && !starts_[static_cast<unsigned char>(s[pos])]) ++pos;

@@ -2,10 +2,8 @@
 
 #include <array>
 #include <cstdint>
-#ifdef __SSE2__
-#include <emmintrin.h>
-#endif
 
+#include "base/scan16.hpp"
 #include "base/unicode/unicode.hpp"
 #include "base/utf8.hpp"
 
@@ -276,20 +274,10 @@ std::size_t gpt2_match(std::string_view t, std::size_t i) {
   return whitespace_end(t, i, false);
 }
 
-// From p, 16 bytes at a time, to the first byte that `flags` (a bit mask of 16 bytes) marks;
-// where fewer than 16 bytes remain, p itself (the caller reads on a character at a time).
 // Performance note: DeepSeek V3's first two splits look for rare characters (numbers, CJK and
-// kana) through all of the text; read a character at a time they cost 26 instructions a byte
-// (deepseek_v3 encode of 300 KB of bench.txt: 50.3M -> 44.1M instructions).
-template <class Flags>
-std::size_t skip_unflagged(std::string_view t, std::size_t p, Flags flags) {
-#ifdef __SSE2__
-  for (; p + 16 <= t.size(); p += 16)
-    if (unsigned m = flags(_mm_loadu_si128(reinterpret_cast<const __m128i*>(t.data() + p))))
-      return p + static_cast<std::size_t>(__builtin_ctz(m));
-#endif
-  return p;
-}
+// kana) through all of the text, 16 bytes at a time (base/scan16.hpp); read a character at a
+// time they cost 26 instructions a byte (deepseek_v3 encode of 300 KB of bench.txt: 50.3M ->
+// 44.1M instructions).
 
 // DeepSeek V3 splits three times. First \p{N}{1,3}:
 bool find_numbers(std::string_view t, std::size_t from, std::size_t& begin, std::size_t& end) {
