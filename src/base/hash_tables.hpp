@@ -168,7 +168,47 @@ class StringIdMap {
   std::size_t size_ = 0;
 };
 
+// A set of 32-bit keys (not 0xFFFFFFFF).
+class U32Set {
+ public:
+  void reserve(std::size_t n) { slots_.assign(table_capacity_for(n), kEmpty); }
+  void insert(std::uint32_t key) {
+    if ((size_ + 1) * 2 > slots_.size()) grow();
+    std::size_t mask = slots_.size() - 1;
+    for (std::size_t i = mix(key) & mask;; i = (i + 1) & mask) {
+      if (slots_[i] == key) return;
+      if (slots_[i] == kEmpty) { slots_[i] = key; ++size_; return; }
+    }
+  }
+  bool contains(std::uint32_t key) const {
+    std::size_t mask = slots_.size() - 1;
+    for (std::size_t i = mix(key) & mask;; i = (i + 1) & mask) {
+      if (slots_[i] == key) return true;
+      if (slots_[i] == kEmpty) return false;
+    }
+  }
+  std::size_t size() const { return size_; }
+
+ private:
+  static constexpr std::uint32_t kEmpty = 0xFFFFFFFFu;
+  static std::size_t mix(std::uint32_t x) { return static_cast<std::size_t>((x * 0x9E3779B97F4A7C15ULL) >> 32); }
+  void grow() {
+    std::vector<std::uint32_t> old = std::move(slots_);
+    slots_.assign(old.size() * 2, kEmpty);
+    size_ = 0;
+    for (std::uint32_t k : old)
+      if (k != kEmpty) insert(k);
+  }
+  std::vector<std::uint32_t> slots_ = std::vector<std::uint32_t>(16, kEmpty);
+  std::size_t size_ = 0;
+};
+
 // (left id, right id) -> (rank, merged id).
+//
+// Tried (2026-12-03): 8-byte slots (the pair and its rank in one word, the merged id in a
+// rank-indexed side array): Qwen3's table 8 -> 2-4 MB, but bench encode on bench2.txt moved
+// qwen3 +0-5% and gemma3 -4 to -8% (the side array's miss on every merge made, and more probes);
+// dropped.
 class MergeMap {
  public:
   struct Merge {

@@ -326,10 +326,97 @@ BpeModel BpeModel::from_json(const Json& model, bool byte_level, const BpeLists*
               m.bmp_ids_[cp] = static_cast<std::int32_t>(*m.json_vocab_.find(token));
           }
         }
+        m.prepare_byte_level_cuts();
       });
   m.split_before_metaspace_ = track_metaspace && m.json_vocab_.find(kMetaspace).has_value();
   m.prepare_word_splitting();
   return m;
+}
+
+namespace {
+// The character at p when it is a whole one (a lead byte and its continuation bytes, as
+// prepare_byte_level_cuts reads tokens) in the BMP beyond ASCII with its shortest encoding
+// (so the code point names the bytes); else 0. `length`: the bytes of the unit at p either way.
+char32_t cuttable_character(const unsigned char* s, std::size_t n, std::size_t p, std::size_t& length) {
+  unsigned char lead = s[p];
+  length = 1;
+  if (lead < 0xC0) return 0;  // ASCII, or a continuation byte out of place
+  std::size_t len = static_cast<std::size_t>(utf8_length(lead));
+  if (len < 2 || p + len > n) return 0;
+  for (std::size_t k = 1; k < len; ++k)
+    if ((s[p + k] & 0xC0) != 0x80) return 0;
+  length = len;
+  if (len == 2) {
+    char32_t cp = (lead & 0x1F) << 6 | (s[p + 1] & 0x3F);
+    return cp >= 0x80 ? cp : 0;
+  }
+  if (len == 3) {
+    char32_t cp = (lead & 0x0F) << 12 | (s[p + 1] & 0x3F) << 6 | (s[p + 2] & 0x3F);
+    return cp >= 0x800 ? cp : 0;
+  }
+  return 0;  // beyond the BMP
+}
+}  // namespace
+
+void BpeModel::prepare_byte_level_cuts() {
+  cut_words_ = false;
+  if (!byte_level_) return;
+  for (std::int64_t id : byte_ids_)
+    if (id < 0) return;  // unknown tokens' strings are not the text's bytes
+  no_cut_after_.assign(0x10000 / 64, 0);
+  no_cut_before_.assign(0x10000 / 64, 0);
+  partial_junctions_.assign(0x10000 / 64, 0);
+  auto set = [](std::vector<std::uint64_t>& bits, std::uint32_t i) { bits[i >> 6] |= std::uint64_t{1} << (i & 63); };
+  // A token's bytes as units read as next_cut reads text: whole characters (cp: their code
+  // point when cuttable_character, else 0) and bytes on their own (parts: of a character the
+  // token's ends cut, or out of place).
+  struct Unit {
+    char32_t cp;
+    bool whole;
+    unsigned char first, last;
+  };
+  held_pairs_.reserve(1 << 15);
+  for (std::size_t id = 0; id < raw_bytes_.size(); ++id) {
+    std::string_view t = raw_bytes_[id];
+    const auto* u = reinterpret_cast<const unsigned char*>(t.data());
+    std::size_t i = 0;
+    while (i < t.size() && u[i] < 0x80) ++i;
+    if (i == t.size() || t.size() < 2) continue;  // ASCII: nothing to record
+    Unit a{};
+    for (std::size_t p = 0, length; p < t.size(); p += length) {
+      char32_t cp = cuttable_character(u, t.size(), p, length);
+      Unit b{cp, u[p] < 0x80 || length > 1, u[p], u[p + length - 1]};
+      // Between a and b, unless b continues a character (the text has no boundary there).
+      if (p > 0 && (b.first & 0xC0) != 0x80) {
+        if (a.whole && b.whole) {
+          if (a.cp && b.cp) held_pairs_.insert(a.cp << 16 | b.cp);
+        } else if (a.whole) {
+          if (a.cp) set(no_cut_after_, a.cp);
+        } else if (b.whole) {
+          if (b.cp) set(no_cut_before_, b.cp);
+        } else {
+          set(partial_junctions_, std::uint32_t{a.last} << 8 | b.first);
+        }
+      }
+      a = b;
+    }
+  }
+  cut_words_ = true;
+}
+
+std::size_t BpeModel::next_cut(std::string_view word, std::size_t from) const {
+  auto bit = [](const std::vector<std::uint64_t>& bits, std::uint32_t i) { return (bits[i >> 6] >> (i & 63)) & 1; };
+  const std::size_t n = word.size();
+  const auto* s = reinterpret_cast<const unsigned char*>(word.data());
+  char32_t prev = 0;  // the character before p when cuttable_character, else 0
+  for (std::size_t p = from, length; p < n; p += length) {
+    char32_t cp = cuttable_character(s, n, p, length);
+    if (prev && cp && !bit(no_cut_after_, prev) && !bit(no_cut_before_, cp) &&
+        !bit(partial_junctions_, std::uint32_t{s[p - 1]} << 8 | s[p]) && !held_pairs_.contains(prev << 16 | cp))
+      return p;
+    prev = cp;
+  }
+  return std::string_view::npos;
 }
 
 void BpeModel::prepare_word_splitting() {
@@ -677,11 +764,12 @@ void BpeModel::encode_word(std::string_view word, std::vector<TokenId>& out) con
 // the same one id for a word that is a token) and the look-up reuses the cache's hash: llama3_1,
 // 300 KB of bench.txt, 40.9M -> 40.3M instructions (a vocabulary probe per word, then a second hash
 // for the cache, before).
-void BpeModel::encode_segment(std::string_view word, std::vector<TokenId>& out, bool whole_word_first) const {
+void BpeModel::encode_segment(std::string_view word, std::vector<TokenId>& out, bool whole_word_first, bool piece) const {
   CachedWord* slot = nullptr;
   std::uint64_t hash = 0;
   if (word.size() <= sizeof(CachedWord::key)) {
     hash = hash_bytes(word);
+    if (piece && ignore_merges_) hash = ~hash;  // pieces apart from whole words: see the header
     slot = &cache_for(cache_owner_).slots[hash & (kCacheSlots - 1)];
     if (slot->hash == hash && slot->key_length == word.size() && same_bytes(slot->key, word)) {
       if (slot->id_count == 1)  // most words
@@ -699,6 +787,30 @@ void BpeModel::encode_segment(std::string_view word, std::vector<TokenId>& out, 
       symbols.assign(1, *id);
       remember(slot, hash, word, symbols);
       out.push_back(*id);
+      return;
+    }
+  }
+  // Long words of byte-level vocabularies (CJK and Thai runs) are cut where no merge can cross
+  // (prepare_byte_level_cuts), so their pieces hit the word cache and merge in short scans.
+  //
+  // Performance note: bench encode on bench2.txt, one thread, best of three alternating rounds
+  // (2026-12-03, fuzzers stopped): qwen3 23.1 -> 27.7 MB/s, deepseek_v3 22.6 -> 26.8, gptoss
+  // 18.4 -> 21.1, llama3_1 21.5 -> 23.9; bench.txt unchanged (its words are short). Instructions
+  // fell only 3% (qwen3, 300 KB of bench2.txt): the long words' merges had been cache misses on
+  // pairs of rare characters. Load: ~17M instructions on the loader's second thread (qwen3),
+  // beside the merge table. A word under 16 bytes is not looked at (most hit the cache first).
+  if (cut_words_ && !piece && word.size() >= kCutFrom) {
+    std::size_t at = next_cut(word, 0);
+    if (at != std::string_view::npos) {
+      std::size_t before = out.size();
+      for (std::size_t start = 0; start < word.size();) {
+        std::size_t end = at == std::string_view::npos ? word.size() : at;
+        encode_segment(word.substr(start, end - start), out, false, true);
+        start = end;
+        if (start < word.size()) at = next_cut(word, start);
+      }
+      symbols.assign(out.begin() + static_cast<std::ptrdiff_t>(before), out.end());
+      remember(slot, hash, word, symbols);
       return;
     }
   }

@@ -50,6 +50,8 @@ class BpeModel {
   // Words with at most this many initial symbols use the quadratic scan; longer ones the
   // heap. Exposed so tests can check that both give the same result.
   static constexpr std::size_t kScanLimit = 128;
+  // Byte-level words of at least this many bytes are cut where no merge can cross.
+  static constexpr std::size_t kCutFrom = 16;
   // The whole word (no cache, no splitting) by one strategy, for tests.
   void encode_word_with_heap(std::string_view word, std::vector<TokenId>& out) const;
   void encode_word_with_queue(std::string_view word, std::vector<TokenId>& out) const;
@@ -59,7 +61,10 @@ class BpeModel {
   // unknown handling).
   void initial_symbols(std::string_view word, std::vector<TokenId>& symbols) const;
   // `whole_word_first` (ignore_merges): a segment that is a token is that token.
-  void encode_segment(std::string_view segment, std::vector<TokenId>& out, bool whole_word_first = false) const;
+  // `piece`: a piece of a word cut by next_cut (with ignore_merges, kept apart in the word cache
+  // from whole words, which a token of the same bytes would end).
+  void encode_segment(std::string_view segment, std::vector<TokenId>& out, bool whole_word_first = false,
+                      bool piece = false) const;
   // SentencePiece texts arrive as one long word; see split_before_metaspace_.
   bool may_split_after(char32_t c) const;
   void merge_by_scan(std::vector<TokenId>& symbols) const;
@@ -95,6 +100,18 @@ class BpeModel {
   bool split_after_ascii_[128] = {};  // may_split_after for ASCII characters
   std::vector<std::uint8_t> ascii_pairs_;  // [a * 128 + b]: some token holds "ab" (a byte each: one load)
   void prepare_word_splitting();
+  // Byte-level vocabularies: a word is cut between two BMP characters beyond ASCII, A then B,
+  // where no token holds bytes across that boundary (any merge across it would make one), so
+  // BPE on the pieces is BPE on the word. A token holds A's end and B's start as the two whole
+  // characters (held_pairs_), as A and a part of B (no_cut_after_), as a part of A and B
+  // (no_cut_before_), or as parts of both (partial_junctions_: A's last byte, B's first).
+  bool cut_words_ = false;
+  std::vector<std::uint64_t> no_cut_after_, no_cut_before_;  // bitsets over the BMP
+  std::vector<std::uint64_t> partial_junctions_;              // bitset over byte pairs
+  U32Set held_pairs_;                                         // A << 16 | B
+  void prepare_byte_level_cuts();
+  // Where `word` may first be cut after `from` (npos: nowhere).
+  std::size_t next_cut(std::string_view word, std::size_t from) const;
   std::string continuing_subword_prefix_;
   std::string end_of_word_suffix_;
 

@@ -9,6 +9,8 @@
 
 #include "base/json_dom.hpp"
 #include "support/test_paths.hpp"
+#include "base/utf8.hpp"
+#include "tokenizer/byte_level.hpp"
 #include "tokenizer/models/bpe.hpp"
 #include "tokenizer/models/merge_queue.hpp"
 
@@ -177,6 +179,111 @@ TEST(Bpe, NoCutNextToACharacterWithoutItsOwnToken) {
   model.encode_word_with_heap("\u2581axb", whole);
   EXPECT_EQ(whole, (std::vector<TokenId>{0, 3, 4}));
   EXPECT_EQ(split, whole);
+}
+
+// Long byte-level words (CJK, Thai, Cyrillic runs) are cut between two characters no token
+// holds across; the result must be the one of merging the whole word, on the real vocabularies
+// (whose tokens hold characters and parts of them: "о\xD0", " \xE2\x80")...
+TEST(Bpe, ByteLevelCutsChangeNothing) {
+  static const std::vector<std::string> pieces = {
+      "\xE7\x9A\x84", "\xE6\x98\xAF", "\xE5\xAE\x9F", "\xE8\xA1\x8C", "\xE3\x83\x95", "\xE3\x82\xA1", "\xE3\x81\xAE",
+      "\xE6\x96\x88", "\xE5\xB2\xB9", "\xEC\x9F\x90", "\xEA\xBB\xAB", "\xEB\x9A\xA6", "\xE0\xB9\x81", "\xE0\xB8\xA5",
+      "\xE0\xB9\x8B", "\xE0\xB8\xA1", "\xD0\xBE", "\xD0\xB0", "\xD0\xB6", "\xD1\x8C", "\xCE\xB1", "\xC3\xA9",
+      "\xE2\x80\x94", "\xE2\x80\x9C", "\xEF\xBC\x8C", "\xE3\x80\x82", "\xF0\x9F\x99\x82", " ", "a", "1"};
+  for (const char* name : {"qwen3", "llama3_1", "deepseek_v3", "gptoss"}) {
+    JsonDocument doc = JsonDocument::load(model_path(name) + "/tokenizer.json");
+    BpeModel model = BpeModel::from_json(doc.root().get("model"), true);
+    std::mt19937 rng(9);
+    for (int i = 0; i < 3000; ++i) {
+      std::string word;
+      std::size_t n = 6 + rng() % 60, kinds = 2 + rng() % (pieces.size() - 2), first = rng() % pieces.size();
+      for (std::size_t k = 0; k < n; ++k) word += pieces[(first + rng() % kinds) % pieces.size()];
+      std::vector<TokenId> cut, whole;
+      model.encode_word(word, cut);
+      model.encode_word_with_heap(word, whole);
+      ASSERT_EQ(cut, whole) << name << " word " << testing::PrintToString(word);
+    }
+  }
+}
+
+// ... and on a small vocabulary with each kind of token across a boundary: two whole
+// characters, a character and part of the next, part of one and the next, parts of both.
+// Each token's merge ranks before those that make the characters, so a cut there would split
+// what the merges join.
+TEST(Bpe, ByteLevelCutsRespectEveryTokenAcrossCharacters) {
+  std::vector<std::string> alphabet(256);
+  for (int b = 0; b < 256; ++b) append_utf8(alphabet[b], byte_to_unicode(static_cast<unsigned char>(b)));
+  auto sym = [&](std::string_view bytes) {
+    std::string s;
+    for (unsigned char c : bytes) s += alphabet[c];
+    return s;
+  };
+  // \xE9 = C3 A9, ж = D0 B6, 語 = E8 AA 9E, α = CE B1.
+  const std::vector<std::vector<std::string>> cases = {
+      {"\xC3\xA9\xD0\xB6", "\xC3 \xA9", "\xD0 \xB6", "\xC3\xA9 \xD0\xB6"},   // two whole characters
+      {"\xC3\xA9\xD0", "\xC3 \xA9", "\xC3\xA9 \xD0", "\xD0 \xB6"},            // \xE9 and a part of ж
+      {"\xA9\xD0\xB6", "\xD0 \xB6", "\xA9 \xD0\xB6", "\xC3 \xA9"},            // a part of \xE9 and ж
+      {"\xA9\xD0", "\xA9 \xD0", "\xC3 \xA9", "\xD0 \xB6"},                     // parts of both
+      {"\x9E\xCE", "\x9E \xCE", "\xE8 \xAA", "\xE8\xAA \x9E", "\xCE \xB1"},  // parts of 語 and α
+  };
+  for (std::size_t c = 0; c < cases.size(); ++c) {
+    std::vector<std::string> tokens = alphabet;
+    std::string merges;
+    for (std::size_t m = 1; m < cases[c].size(); ++m) {
+      std::string_view merge = cases[c][m];
+      std::size_t space = merge.find(' ');
+      std::string left = sym(merge.substr(0, space)), right = sym(merge.substr(space + 1));
+      merges += (m > 1 ? ",\"" : "\"") + left + " " + right + "\"";
+      tokens.push_back(left + right);
+    }
+    std::string json = R"({"type":"BPE","vocab":{)";
+    for (std::size_t i = 0; i < tokens.size(); ++i) {
+      std::string escaped;
+      for (char ch : tokens[i]) escaped += ch == '"' || ch == '\\' ? std::string("\\") + ch : std::string(1, ch);
+      json += (i ? ",\"" : "\"") + escaped + "\":" + std::to_string(i);
+    }
+    json += R"(},"merges":[)" + merges + "]}";
+    JsonDocument doc(std::string_view(json), "inline.json");
+    BpeModel model = BpeModel::from_json(doc.root(), true);
+    for (const char* unit : {"\xC3\xA9\xD0\xB6", "\xE8\xAA\x9E\xCE\xB1"}) {
+      std::string word;
+      while (word.size() < 40) word += unit;
+      std::vector<TokenId> cut, whole;
+      model.encode_word(word, cut);
+      model.encode_word_with_heap(word, whole);
+      ASSERT_EQ(cut, whole) << "case " << c << " word " << testing::PrintToString(word);
+    }
+  }
+}
+
+// With ignore_merges a word that is a token is that token, but a piece of a cut word is merged:
+// the word cache keeps the two apart ("\xC3\xA9\xD0\xB6" is a token no merge makes).
+TEST(Bpe, ByteLevelPiecesAndWholeWordsDoNotShareCacheEntries) {
+  std::vector<std::string> alphabet(256);
+  for (int b = 0; b < 256; ++b) append_utf8(alphabet[b], byte_to_unicode(static_cast<unsigned char>(b)));
+  std::string e = alphabet[0xC3] + alphabet[0xA9], zhe = alphabet[0xD0] + alphabet[0xB6], alpha = alphabet[0xCE] + alphabet[0xB1];
+  std::string json = R"({"type":"BPE","ignore_merges":true,"vocab":{)";
+  std::vector<std::string> tokens = alphabet;
+  for (const std::string& t : {e, zhe, alpha, e + zhe}) tokens.push_back(t);
+  for (std::size_t i = 0; i < tokens.size(); ++i) {
+    std::string escaped;
+    for (char ch : tokens[i]) escaped += ch == '"' || ch == '\\' ? std::string("\\") + ch : std::string(1, ch);
+    json += (i ? ",\"" : "\"") + escaped + "\":" + std::to_string(i);
+  }
+  json += R"(},"merges":[")" + alphabet[0xC3] + " " + alphabet[0xA9] + R"(",")" + alphabet[0xD0] + " " + alphabet[0xB6] +
+          R"(",")" + alphabet[0xCE] + " " + alphabet[0xB1] + R"("]})";
+  JsonDocument doc(std::string_view(json), "inline.json");
+  BpeModel model = BpeModel::from_json(doc.root(), true);
+  std::vector<TokenId> token;
+  model.encode_word("\xC3\xA9\xD0\xB6", token);
+  EXPECT_EQ(token, (std::vector<TokenId>{259}));
+  std::string word;
+  while (word.size() < 40) word += "\xC3\xA9\xD0\xB6\xCE\xB1";
+  std::vector<TokenId> cut, whole;
+  model.encode_word(word, cut);
+  model.encode_word_with_heap(word, whole);
+  EXPECT_EQ(whole.size(), 21u);
+  EXPECT_EQ(cut, whole);
 }
 
 TEST(Bpe, ScanAndHeapAgreeSentencePiece) { check_strategies_agree("llama2", false); }
