@@ -54,7 +54,11 @@ struct CachedWord {
 };
 static_assert(sizeof(CachedWord) == 128);
 constexpr std::uint8_t kEmpty = 0xFF;
-// 16k slots (2 MB a thread and model): 4k were 5-9% slower on bench.txt (2026-12-03).
+// 16k slots (2 MB a thread and model): 4k were 5-9% slower on bench.txt (2026-12-03). Two ways a
+// set with the less recent one replaced (same size) missed fewer repeated words on bench2.txt
+// (qwen3 59.3k -> 53.8k of 137k misses, gemma3 20.9k -> 16.3k) but was no faster (bench encode,
+// best of three: -1 to +1% on bench2.txt, -2 to -6% on bench.txt): dropped. Most misses there
+// are words seen once.
 constexpr std::size_t kCacheSlots = 1 << 14;
 
 struct WordCache {
