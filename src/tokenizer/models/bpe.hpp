@@ -59,7 +59,9 @@ class BpeModel {
  private:
   // Fills `symbols` with the initial symbols of `word` (characters or bytes; byte fallback;
   // unknown handling).
-  void initial_symbols(std::string_view word, std::vector<TokenId>& symbols) const;
+  // `character_tokens`: byte-level characters may start as their tokens (char_tokens_); the
+  // test strategies (encode_word_with_heap, _with_queue) start from bytes, as the reference.
+  void initial_symbols(std::string_view word, std::vector<TokenId>& symbols, bool character_tokens = true) const;
   // `whole_word_first` (ignore_merges): a segment that is a token is that token.
   // `piece`: a piece of a word cut by next_cut (with ignore_merges, kept apart in the word cache
   // from whole words, which a token of the same bytes would end).
@@ -110,6 +112,11 @@ class BpeModel {
   std::vector<std::uint64_t> partial_junctions_;              // bitset over byte pairs
   U32Set held_pairs_;                                         // A << 16 | B
   void prepare_byte_level_cuts();
+  // Byte-level: BMP character -> the token it may start as (kNoToken: its bytes); see
+  // prepare_character_tokens. Empty without the cut tables.
+  static constexpr TokenId kNoToken = 0xFFFFFFFFu;
+  std::vector<TokenId> char_tokens_;
+  void prepare_character_tokens(const std::vector<std::uint32_t>& first_rank_with);
   // Where `word` may first be cut after `from` (npos: nowhere).
   std::size_t next_cut(std::string_view word, std::size_t from) const;
   std::string continuing_subword_prefix_;

@@ -256,6 +256,60 @@ TEST(Bpe, ByteLevelCutsRespectEveryTokenAcrossCharacters) {
   }
 }
 
+// A byte-level character may start as its token only where nothing could tell; each case here
+// breaks one condition (prepare_character_tokens), so starting "\xC3\xA9" (é) as its token
+// would change the ids: no merge makes it (1); "B é" ranks before é is made (2); a token holds
+// a part of é with the byte before it (3, "A\xC3") or after it (3, "\xA9B"), or parts of two
+// (3, "\xA9\xC3").
+TEST(Bpe, CharactersStartAsTokensOnlyWhereNothingCouldTell) {
+  std::vector<std::string> alphabet(256);
+  for (int b = 0; b < 256; ++b) append_utf8(alphabet[b], byte_to_unicode(static_cast<unsigned char>(b)));
+  auto sym = [&](std::string_view bytes) {
+    std::string s;
+    for (unsigned char c : bytes) s += alphabet[c];
+    return s;
+  };
+  struct Case {
+    std::vector<std::string> merges;  // "left right" in bytes
+    std::string word;
+  };
+  const std::vector<Case> cases = {
+      {{}, "A\xC3\xA9" "B"},                                          // (1): é is a token, but unmade
+      {{"B \xC3\xA9", "A B", "\xC3 \xA9"}, "AB\xC3\xA9"},                // (2)
+      {{"A \xC3", "\xC3 \xA9"}, "A\xC3\xA9"},                            // (3) before
+      {{"\xA9 B", "\xC3 \xA9"}, "\xC3\xA9" "B"},                         // (3) after
+      {{"\xA9 \xC3", "\xC3 \xA9"}, "\xC3\xA9\xC3\xA9"},                  // (3) parts of both
+  };
+  for (std::size_t c = 0; c < cases.size(); ++c) {
+    std::vector<std::string> tokens = alphabet;
+    tokens.push_back(sym("\xC3\xA9"));
+    std::string merges;
+    for (const std::string& merge : cases[c].merges) {
+      std::size_t space = merge.find(' ');
+      std::string left = sym(merge.substr(0, space)), right = sym(merge.substr(space + 1));
+      merges += (merges.empty() ? "\"" : ",\"") + left + " " + right + "\"";
+      if (std::find(tokens.begin(), tokens.end(), left + right) == tokens.end()) tokens.push_back(left + right);
+    }
+    std::string json = R"({"type":"BPE","vocab":{)";
+    for (std::size_t i = 0; i < tokens.size(); ++i) {
+      std::string escaped;
+      for (char ch : tokens[i]) escaped += ch == '"' || ch == '\\' ? std::string("\\") + ch : std::string(1, ch);
+      json += (i ? ",\"" : "\"") + escaped + "\":" + std::to_string(i);
+    }
+    json += R"(},"merges":[)" + merges + "]}";
+    JsonDocument doc(std::string_view(json), "inline.json");
+    BpeModel model = BpeModel::from_json(doc.root(), true);
+    for (int repeat : {1, 8}) {  // short words, and long ones that are cut
+      std::string word;
+      for (int k = 0; k < repeat; ++k) word += cases[c].word;
+      std::vector<TokenId> encoded, whole;
+      model.encode_word(word, encoded);
+      model.encode_word_with_heap(word, whole);
+      ASSERT_EQ(encoded, whole) << "case " << c << " word " << testing::PrintToString(word);
+    }
+  }
+}
+
 // With ignore_merges a word that is a token is that token, but a piece of a cut word is merged:
 // the word cache keeps the two apart ("\xC3\xA9\xD0\xB6" is a token no merge makes).
 TEST(Bpe, ByteLevelPiecesAndWholeWordsDoNotShareCacheEntries) {
