@@ -206,45 +206,53 @@ TEST(Bpe, ByteLevelCutsChangeNothing) {
   }
 }
 
+// A byte-level model: the byte alphabet, then `tokens`, then what `merges` make ("left right",
+// in rank order); tokens and merges written in bytes.
+BpeModel byte_level_model(const std::vector<std::string>& merges, const std::vector<std::string>& tokens = {},
+                          bool ignore_merges = false) {
+  std::vector<std::string> vocab(256);
+  for (int b = 0; b < 256; ++b) append_utf8(vocab[b], byte_to_unicode(static_cast<unsigned char>(b)));
+  auto in_alphabet = [&](std::string_view bytes) {
+    std::string s;
+    for (unsigned char c : bytes) s += vocab[c];
+    return s;
+  };
+  auto add = [&](const std::string& t) {
+    if (std::find(vocab.begin(), vocab.end(), t) == vocab.end()) vocab.push_back(t);
+  };
+  for (const std::string& t : tokens) add(in_alphabet(t));
+  std::string merge_list;
+  for (const std::string& merge : merges) {
+    std::size_t space = merge.find(' ');
+    std::string left = in_alphabet(merge.substr(0, space)), right = in_alphabet(merge.substr(space + 1));
+    merge_list += (merge_list.empty() ? "\"" : ",\"") + left + " " + right + "\"";
+    add(left + right);
+  }
+  std::string json = std::string(R"({"type":"BPE","ignore_merges":)") + (ignore_merges ? "true" : "false") + R"(,"vocab":{)";
+  for (std::size_t i = 0; i < vocab.size(); ++i) {
+    std::string escaped;
+    for (char ch : vocab[i]) escaped += ch == '"' || ch == '\\' ? std::string("\\") + ch : std::string(1, ch);
+    json += (i ? ",\"" : "\"") + escaped + "\":" + std::to_string(i);
+  }
+  json += R"(},"merges":[)" + merge_list + "]}";
+  JsonDocument doc(std::string_view(json), "inline.json");
+  return BpeModel::from_json(doc.root(), true);
+}
+
 // ... and on a small vocabulary with each kind of token across a boundary: two whole
 // characters, a character and part of the next, part of one and the next, parts of both.
 // Each token's merge ranks before those that make the characters, so a cut there would split
-// what the merges join.
+// what the merges join. (é = C3 A9, ж = D0 B6, 語 = E8 AA 9E, α = CE B1.)
 TEST(Bpe, ByteLevelCutsRespectEveryTokenAcrossCharacters) {
-  std::vector<std::string> alphabet(256);
-  for (int b = 0; b < 256; ++b) append_utf8(alphabet[b], byte_to_unicode(static_cast<unsigned char>(b)));
-  auto sym = [&](std::string_view bytes) {
-    std::string s;
-    for (unsigned char c : bytes) s += alphabet[c];
-    return s;
-  };
-  // \xE9 = C3 A9, ж = D0 B6, 語 = E8 AA 9E, α = CE B1.
   const std::vector<std::vector<std::string>> cases = {
-      {"\xC3\xA9\xD0\xB6", "\xC3 \xA9", "\xD0 \xB6", "\xC3\xA9 \xD0\xB6"},   // two whole characters
-      {"\xC3\xA9\xD0", "\xC3 \xA9", "\xC3\xA9 \xD0", "\xD0 \xB6"},            // \xE9 and a part of ж
-      {"\xA9\xD0\xB6", "\xD0 \xB6", "\xA9 \xD0\xB6", "\xC3 \xA9"},            // a part of \xE9 and ж
-      {"\xA9\xD0", "\xA9 \xD0", "\xC3 \xA9", "\xD0 \xB6"},                     // parts of both
-      {"\x9E\xCE", "\x9E \xCE", "\xE8 \xAA", "\xE8\xAA \x9E", "\xCE \xB1"},  // parts of 語 and α
+      {"\xC3 \xA9", "\xD0 \xB6", "\xC3\xA9 \xD0\xB6"},   // two whole characters
+      {"\xC3 \xA9", "\xC3\xA9 \xD0", "\xD0 \xB6"},       // é and a part of ж
+      {"\xD0 \xB6", "\xA9 \xD0\xB6", "\xC3 \xA9"},       // a part of é and ж
+      {"\xA9 \xD0", "\xC3 \xA9", "\xD0 \xB6"},           // parts of both
+      {"\x9E \xCE", "\xE8 \xAA", "\xE8\xAA \x9E", "\xCE \xB1"},  // parts of 語 and α
   };
   for (std::size_t c = 0; c < cases.size(); ++c) {
-    std::vector<std::string> tokens = alphabet;
-    std::string merges;
-    for (std::size_t m = 1; m < cases[c].size(); ++m) {
-      std::string_view merge = cases[c][m];
-      std::size_t space = merge.find(' ');
-      std::string left = sym(merge.substr(0, space)), right = sym(merge.substr(space + 1));
-      merges += (m > 1 ? ",\"" : "\"") + left + " " + right + "\"";
-      tokens.push_back(left + right);
-    }
-    std::string json = R"({"type":"BPE","vocab":{)";
-    for (std::size_t i = 0; i < tokens.size(); ++i) {
-      std::string escaped;
-      for (char ch : tokens[i]) escaped += ch == '"' || ch == '\\' ? std::string("\\") + ch : std::string(1, ch);
-      json += (i ? ",\"" : "\"") + escaped + "\":" + std::to_string(i);
-    }
-    json += R"(},"merges":[)" + merges + "]}";
-    JsonDocument doc(std::string_view(json), "inline.json");
-    BpeModel model = BpeModel::from_json(doc.root(), true);
+    BpeModel model = byte_level_model(cases[c]);
     for (const char* unit : {"\xC3\xA9\xD0\xB6", "\xE8\xAA\x9E\xCE\xB1"}) {
       std::string word;
       while (word.size() < 40) word += unit;
@@ -257,48 +265,24 @@ TEST(Bpe, ByteLevelCutsRespectEveryTokenAcrossCharacters) {
 }
 
 // A byte-level character may start as its token only where nothing could tell; each case here
-// breaks one condition (prepare_character_tokens), so starting "\xC3\xA9" (é) as its token
-// would change the ids: no merge makes it (1); "B é" ranks before é is made (2); a token holds
-// a part of é with the byte before it (3, "A\xC3") or after it (3, "\xA9B"), or parts of two
-// (3, "\xA9\xC3").
+// breaks one condition (prepare_character_tokens), so starting é (C3 A9) as its token would
+// change the ids: no merge makes it (1); "B é" ranks before é is made (2); a token holds a part
+// of é with the byte before it (3, "A\xC3") or after it (3, "\xA9" "B"), or parts of two (3,
+// "\xA9\xC3").
 TEST(Bpe, CharactersStartAsTokensOnlyWhereNothingCouldTell) {
-  std::vector<std::string> alphabet(256);
-  for (int b = 0; b < 256; ++b) append_utf8(alphabet[b], byte_to_unicode(static_cast<unsigned char>(b)));
-  auto sym = [&](std::string_view bytes) {
-    std::string s;
-    for (unsigned char c : bytes) s += alphabet[c];
-    return s;
-  };
   struct Case {
-    std::vector<std::string> merges;  // "left right" in bytes
+    std::vector<std::string> merges;
     std::string word;
   };
   const std::vector<Case> cases = {
-      {{}, "A\xC3\xA9" "B"},                                          // (1): é is a token, but unmade
-      {{"B \xC3\xA9", "A B", "\xC3 \xA9"}, "AB\xC3\xA9"},                // (2)
-      {{"A \xC3", "\xC3 \xA9"}, "A\xC3\xA9"},                            // (3) before
-      {{"\xA9 B", "\xC3 \xA9"}, "\xC3\xA9" "B"},                         // (3) after
-      {{"\xA9 \xC3", "\xC3 \xA9"}, "\xC3\xA9\xC3\xA9"},                  // (3) parts of both
+      {{}, "A\xC3\xA9" "B"},                                // (1): é is a token, but unmade
+      {{"B \xC3\xA9", "A B", "\xC3 \xA9"}, "AB\xC3\xA9"},      // (2)
+      {{"A \xC3", "\xC3 \xA9"}, "A\xC3\xA9"},                  // (3) before
+      {{"\xA9 B", "\xC3 \xA9"}, "\xC3\xA9" "B"},               // (3) after
+      {{"\xA9 \xC3", "\xC3 \xA9"}, "\xC3\xA9\xC3\xA9"},        // (3) parts of both
   };
   for (std::size_t c = 0; c < cases.size(); ++c) {
-    std::vector<std::string> tokens = alphabet;
-    tokens.push_back(sym("\xC3\xA9"));
-    std::string merges;
-    for (const std::string& merge : cases[c].merges) {
-      std::size_t space = merge.find(' ');
-      std::string left = sym(merge.substr(0, space)), right = sym(merge.substr(space + 1));
-      merges += (merges.empty() ? "\"" : ",\"") + left + " " + right + "\"";
-      if (std::find(tokens.begin(), tokens.end(), left + right) == tokens.end()) tokens.push_back(left + right);
-    }
-    std::string json = R"({"type":"BPE","vocab":{)";
-    for (std::size_t i = 0; i < tokens.size(); ++i) {
-      std::string escaped;
-      for (char ch : tokens[i]) escaped += ch == '"' || ch == '\\' ? std::string("\\") + ch : std::string(1, ch);
-      json += (i ? ",\"" : "\"") + escaped + "\":" + std::to_string(i);
-    }
-    json += R"(},"merges":[)" + merges + "]}";
-    JsonDocument doc(std::string_view(json), "inline.json");
-    BpeModel model = BpeModel::from_json(doc.root(), true);
+    BpeModel model = byte_level_model(cases[c].merges, {"\xC3\xA9"});
     for (int repeat : {1, 8}) {  // short words, and long ones that are cut
       std::string word;
       for (int k = 0; k < repeat; ++k) word += cases[c].word;
@@ -311,23 +295,10 @@ TEST(Bpe, CharactersStartAsTokensOnlyWhereNothingCouldTell) {
 }
 
 // With ignore_merges a word that is a token is that token, but a piece of a cut word is merged:
-// the word cache keeps the two apart ("\xC3\xA9\xD0\xB6" is a token no merge makes).
+// the word cache keeps the two apart (éж is a token no merge makes).
 TEST(Bpe, ByteLevelPiecesAndWholeWordsDoNotShareCacheEntries) {
-  std::vector<std::string> alphabet(256);
-  for (int b = 0; b < 256; ++b) append_utf8(alphabet[b], byte_to_unicode(static_cast<unsigned char>(b)));
-  std::string e = alphabet[0xC3] + alphabet[0xA9], zhe = alphabet[0xD0] + alphabet[0xB6], alpha = alphabet[0xCE] + alphabet[0xB1];
-  std::string json = R"({"type":"BPE","ignore_merges":true,"vocab":{)";
-  std::vector<std::string> tokens = alphabet;
-  for (const std::string& t : {e, zhe, alpha, e + zhe}) tokens.push_back(t);
-  for (std::size_t i = 0; i < tokens.size(); ++i) {
-    std::string escaped;
-    for (char ch : tokens[i]) escaped += ch == '"' || ch == '\\' ? std::string("\\") + ch : std::string(1, ch);
-    json += (i ? ",\"" : "\"") + escaped + "\":" + std::to_string(i);
-  }
-  json += R"(},"merges":[")" + alphabet[0xC3] + " " + alphabet[0xA9] + R"(",")" + alphabet[0xD0] + " " + alphabet[0xB6] +
-          R"(",")" + alphabet[0xCE] + " " + alphabet[0xB1] + R"("]})";
-  JsonDocument doc(std::string_view(json), "inline.json");
-  BpeModel model = BpeModel::from_json(doc.root(), true);
+  BpeModel model = byte_level_model({"\xC3 \xA9", "\xD0 \xB6", "\xCE \xB1"},
+                                    {"\xC3\xA9", "\xD0\xB6", "\xCE\xB1", "\xC3\xA9\xD0\xB6"}, true);
   std::vector<TokenId> token;
   model.encode_word("\xC3\xA9\xD0\xB6", token);
   EXPECT_EQ(token, (std::vector<TokenId>{259}));
