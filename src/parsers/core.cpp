@@ -276,10 +276,22 @@ void append_utf8(std::string& out, std::uint32_t cp) {
     out += static_cast<char>(0x80 | (cp & 0x3F));
   }
 }
-std::uint32_t hex4(std::string_view s) { return static_cast<std::uint32_t>(std::stoul(std::string(s), nullptr, 16)); }
+// The four hex digits at the start of s, or -1 (fewer, or not hex).
+long hex4(std::string_view s) {
+  if (s.size() < 4) return -1;
+  long v = 0;
+  for (char c : s.substr(0, 4)) {
+    char l = static_cast<char>(c | 0x20);
+    int d = c >= '0' && c <= '9' ? c - '0' : l >= 'a' && l <= 'f' ? l - 'a' + 10 : -1;
+    if (d < 0) return -1;
+    v = v << 4 | d;
+  }
+  return v;
+}
 }  // namespace
 
-// The contents of a JSON string already checked by JsonScan.
+// The contents of a JSON string checked by JsonScan, or any text (typed_value): a "\u" without
+// four hex digits after it stays as written (fuzz_parse_qwen3_coder: std::stoul threw on it).
 std::string json_unescape(std::string_view raw) {
   std::string out;
   for (std::size_t i = 0; i < raw.size(); ++i) {
@@ -295,11 +307,15 @@ std::string json_unescape(std::string_view raw) {
       case 'r': out += '\r'; break;
       case 't': out += '\t'; break;
       case 'u': {
-        if (i + 4 >= raw.size()) break;
-        std::uint32_t cp = hex4(raw.substr(i + 1, 4));
+        long code = hex4(raw.substr(i + 1));
+        if (code < 0) {
+          out += "\\u";
+          break;
+        }
+        auto cp = static_cast<std::uint32_t>(code);
         i += 4;
         if (cp >= 0xD800 && cp < 0xDC00 && i + 6 < raw.size() && raw[i + 1] == '\\' && raw[i + 2] == 'u') {
-          std::uint32_t lo = hex4(raw.substr(i + 3, 4));
+          long lo = hex4(raw.substr(i + 3));
           if (lo >= 0xDC00 && lo < 0xE000) {
             cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
             i += 6;

@@ -432,6 +432,22 @@ TEST(Qwen35, CallEndsPrefilledReasoning) {
   }
 }
 
+// A value with escaped quotes is read once unescaped; a "\u" there without four hex digits
+// stays as written (it threw std::invalid_argument: fuzz_parse_qwen3_coder).
+TEST(Qwen35, EscapedValuesWithABrokenUnicodeEscape) {
+  const std::string tools = R"([{"type": "function", "function": {"name": "f", "parameters": {"type": "object", "properties": {
+      "c": {"type": "object"}}}}}])";
+  auto arguments = [&](const std::string& value) {
+    auto m = check("<tool_call>\n<function=f>\n<parameter=c>\n" + value + "\n</parameter>\n</function>\n</tool_call>",
+                   opts("qwen3_coder", "none", true, tools));
+    return m.tool_calls.size() == 1 ? m.tool_calls[0].arguments : "<no call>";
+  };
+  EXPECT_EQ(arguments(R"({\"a\": \"\u00e9\"})"), "{\"c\": {\"a\": \"\xC3\xA9\"}}");
+  // Not JSON once unescaped: the value as written, a string.
+  EXPECT_EQ(arguments(R"({\"a\": \unction})"), R"({"c": "{\\\"a\\\": \\unction}"})");
+  EXPECT_EQ(arguments(R"({\"a\": \u12})"), R"({"c": "{\\\"a\\\": \\u12}"})");
+}
+
 // ---- minimax (MiniMax-M1) ----
 
 TEST(Minimax, JsonLinesBlock) {
