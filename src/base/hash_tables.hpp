@@ -187,7 +187,6 @@ class U32Set {
       if (slots_[i] == kEmpty) return false;
     }
   }
-  std::size_t size() const { return size_; }
 
  private:
   static constexpr std::uint32_t kEmpty = 0xFFFFFFFFu;

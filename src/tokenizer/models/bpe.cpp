@@ -463,14 +463,13 @@ void BpeModel::prepare_byte_level_cuts() {
 }
 
 std::size_t BpeModel::next_cut(std::string_view word, std::size_t from) const {
-  auto bit = [](const std::vector<std::uint64_t>& bits, std::uint32_t i) { return (bits[i >> 6] >> (i & 63)) & 1; };
   const std::size_t n = word.size();
   const auto* s = reinterpret_cast<const unsigned char*>(word.data());
   char32_t prev = 0;  // the character before p when cuttable_character, else 0
   for (std::size_t p = from, length; p < n; p += length) {
     char32_t cp = cuttable_character(s, n, p, length);
-    if (prev && cp && !bit(no_cut_after_, prev) && !bit(no_cut_before_, cp) &&
-        !bit(partial_junctions_, std::uint32_t{s[p - 1]} << 8 | s[p]) && !held_pairs_.contains(prev << 16 | cp))
+    if (prev && cp && !test_bit(no_cut_after_, prev) && !test_bit(no_cut_before_, cp) &&
+        !test_bit(partial_junctions_, std::uint32_t{s[p - 1]} << 8 | s[p]) && !held_pairs_.contains(prev << 16 | cp))
       return p;
     prev = cp;
   }
