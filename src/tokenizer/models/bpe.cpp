@@ -5,6 +5,7 @@
 #include <memory>
 #include <cstdio>
 #include <cstring>
+#include <span>
 
 #include "base/run_in_parallel.hpp"
 #include "base/utf8.hpp"
@@ -97,7 +98,7 @@ bool same_bytes(const char* key, std::string_view word) {
 }
 
 // Keeps `word`'s ids in its slot (none: the word is too long), if they fit.
-void remember(CachedWord* slot, std::uint64_t hash, std::string_view word, const std::vector<TokenId>& ids) {
+void remember(CachedWord* slot, std::uint64_t hash, std::string_view word, std::span<const TokenId> ids) {
   if (!slot || ids.size() > std::size(slot->ids)) return;
   slot->hash = hash;
   slot->key_length = static_cast<std::uint8_t>(word.size());
@@ -526,9 +527,12 @@ void BpeModel::prepare_word_splitting() {
 
 std::optional<TokenId> BpeModel::token_to_id(std::string_view token) const { return json_vocab_.find(token); }
 
-void BpeModel::initial_symbols(std::string_view word, std::vector<TokenId>& symbols, bool character_tokens) const {
-  symbols.clear();
-  if (byte_level_ && character_tokens && !char_tokens_.empty()) {
+// Byte-level words have at most a symbol a byte, written in place: push_back's capacity check,
+// out of line, was 5% of encode's instructions (qwen3, 300 KB of bench2.txt).
+std::size_t BpeModel::byte_level_symbols(std::string_view word, TokenId* out, bool character_tokens) const {
+  TokenId* const first = out;
+  if (character_tokens && !char_tokens_.empty()) {
+
     // Performance note: bench encode, best of three (2026-12-03): qwen3 +18% on bench2.txt and
     // +6% on bench.txt, deepseek_v3 +10% and +2%, gptoss +8% and +8%; instructions about the
     // same (the merges saved were the pair table's cache misses).
@@ -538,7 +542,7 @@ void BpeModel::initial_symbols(std::string_view word, std::vector<TokenId>& symb
     for (std::size_t p = 0, length; p < n; p += length) {
       unsigned char lead = s[p];
       if (lead < 0x80) {
-        symbols.push_back(static_cast<TokenId>(byte_ids_[lead]));
+        *out++ = static_cast<TokenId>(byte_ids_[lead]);
         before = lead;
         length = 1;
         continue;
@@ -556,28 +560,35 @@ void BpeModel::initial_symbols(std::string_view word, std::vector<TokenId>& symb
                                   return whole && !test_bit(no_cut_before_, unit_key(next, s[q]));
                                 }());
         if (left && right) {
-          symbols.push_back(t);
+          *out++ = t;
           before = cp;
           continue;
         }
       }
-      for (std::size_t k = 0; k < length; ++k) symbols.push_back(static_cast<TokenId>(byte_ids_[s[p + k]]));
+      for (std::size_t k = 0; k < length; ++k) *out++ = static_cast<TokenId>(byte_ids_[s[p + k]]);
       before = cp ? cp : kOtherCharacters;
     }
-    return;
+    return static_cast<std::size_t>(out - first);
   }
-  if (byte_level_) {
-    for (unsigned char b : word) {
-      std::int64_t id = byte_ids_[b];
-      if (id >= 0) {
-        symbols.push_back(static_cast<TokenId>(id));
-      } else if (unk_id_) {
-        // A byte-level vocabulary missing an alphabet character: as the reference, unknown.
-        if (!(fuse_unk_ && !symbols.empty() && symbols.back() == *unk_id_)) symbols.push_back(*unk_id_);
-      }
+  for (unsigned char b : word) {
+    std::int64_t id = byte_ids_[b];
+    if (id >= 0) {
+      *out++ = static_cast<TokenId>(id);
+    } else if (unk_id_) {
+      // A byte-level vocabulary missing an alphabet character: as the reference, unknown.
+      if (!(fuse_unk_ && out != first && out[-1] == *unk_id_)) *out++ = *unk_id_;
     }
+  }
+  return static_cast<std::size_t>(out - first);
+}
+
+void BpeModel::initial_symbols(std::string_view word, std::vector<TokenId>& symbols, bool character_tokens) const {
+  if (byte_level_) {
+    symbols.resize(word.size());
+    symbols.resize(byte_level_symbols(word, symbols.data(), character_tokens));
     return;
   }
+  symbols.clear();
   // Character mode (SentencePiece-style vocabularies).
   bool pending_unk = false;  // an unknown run not yet emitted (fuse_unk)
   std::string key;
@@ -640,9 +651,8 @@ void BpeModel::initial_symbols(std::string_view word, std::vector<TokenId>& symb
 // Rejected: one int32 key per pair (rank * 128 + position) with a vectorised minimum and
 // linked symbols instead of memmove: 18% fewer instructions in this function, but 10-15%
 // slower in thread CPU time on bench.txt chunks (llama2 and gemma3, three runs each).
-void BpeModel::merge_by_scan(std::vector<TokenId>& symbols) const {
-  std::size_t n = symbols.size();
-  if (n < 2) return;
+std::size_t BpeModel::merge_by_scan(TokenId* symbols, std::size_t n) const {
+  if (n < 2) return n;
   MergeMap::Merge pairs[kScanLimit];
   // Every pair's slot is asked for before the first is read, so their cache misses overlap
   // (2% more instructions; bench encode, three alternating rounds, 2026-12-03: bench2.txt
@@ -663,7 +673,7 @@ void BpeModel::merge_by_scan(std::vector<TokenId>& symbols) const {
     if (best > 0) pairs[best - 1] = merges_.find(symbols[best - 1], symbols[best]);
     if (best + 1 < n) pairs[best] = merges_.find(symbols[best], symbols[best + 1]);
   }
-  symbols.resize(n);
+  return n;
 }
 
 void BpeModel::merge_by_heap(std::vector<TokenId>& symbols) const {
@@ -879,9 +889,9 @@ void BpeModel::encode_segment(std::string_view word, std::vector<TokenId>& out, 
   thread_local std::vector<TokenId> symbols;
   if (whole_word_first) {
     if (auto id = (byte_level_ ? vocab_ : json_vocab_).find(word, hash)) {
-      symbols.assign(1, *id);
-      remember(slot, hash, word, symbols);
-      out.push_back(*id);
+      TokenId one = *id;
+      remember(slot, hash, word, {&one, 1});
+      out.push_back(one);
       return;
     }
   }
@@ -907,17 +917,29 @@ void BpeModel::encode_segment(std::string_view word, std::vector<TokenId>& out, 
         start = end;
         if (start < word.size()) at = next_cut(word, start);
       }
-      symbols.assign(out.begin() + static_cast<std::ptrdiff_t>(before), out.end());
-      remember(slot, hash, word, symbols);
+      remember(slot, hash, word, {out.data() + before, out.size() - before});
       return;
     }
   }
-  initial_symbols(word, symbols);
-  if (symbols.size() <= kScanLimit) merge_by_scan(symbols);
-  else if (symbols.size() <= kHeapLimit) merge_by_heap(symbols);
-  else merge_by_queue(symbols);
-  out.insert(out.end(), symbols.begin(), symbols.end());
-  remember(slot, hash, word, symbols);
+  // symbols keeps its size (grows only) for byte-level words, written in place; n are in use.
+  std::size_t n;
+  if (byte_level_) {
+    if (symbols.size() < word.size()) symbols.resize(std::max<std::size_t>(word.size(), 256));
+    n = byte_level_symbols(word, symbols.data(), true);
+  } else {
+    initial_symbols(word, symbols);
+    n = symbols.size();
+  }
+  if (n <= kScanLimit) {
+    n = merge_by_scan(symbols.data(), n);
+  } else {
+    symbols.resize(n);
+    if (n <= kHeapLimit) merge_by_heap(symbols);
+    else merge_by_queue(symbols);
+    n = symbols.size();
+  }
+  out.insert(out.end(), symbols.data(), symbols.data() + n);
+  remember(slot, hash, word, {symbols.data(), n});
 }
 
 

@@ -62,6 +62,8 @@ class BpeModel {
   // `character_tokens`: byte-level characters may start as their tokens (char_tokens_); the
   // test strategies (encode_word_with_heap, _with_queue) start from bytes, as the reference.
   void initial_symbols(std::string_view word, std::vector<TokenId>& symbols, bool character_tokens = true) const;
+  // Byte-level: the initial symbols of `word` written at `out` (room for word.size()): how many.
+  std::size_t byte_level_symbols(std::string_view word, TokenId* out, bool character_tokens) const;
   // `whole_word_first` (ignore_merges): a segment that is a token is that token.
   // `piece`: a piece of a word cut by next_cut (with ignore_merges, kept apart in the word cache
   // from whole words, which a token of the same bytes would end).
@@ -69,7 +71,8 @@ class BpeModel {
                       bool piece = false) const;
   // SentencePiece texts arrive as one long word; see split_before_metaspace_.
   bool may_split_after(char32_t c) const;
-  void merge_by_scan(std::vector<TokenId>& symbols) const;
+  // The n symbols at `symbols` merged in place: how many remain.
+  std::size_t merge_by_scan(TokenId* symbols, std::size_t n) const;
   // Words up to kHeapLimit symbols: a binary heap, O(n log n) but within L1/L2. The bucket
   // queue touches one entry of a rank-indexed table per candidate (12 MB for Gemma 3): on
   // words of a few hundred symbols those cache misses made Gemma 3 encode 20% slower.
