@@ -54,17 +54,43 @@ struct CachedWord {
   TokenId ids[16];
 };
 static_assert(sizeof(CachedWord) == 128);
+// Most words (up to 14 bytes with up to 3 ids) in 32-byte entries: four times as many words in
+// the same memory. A short word with more ids keeps a mark here and its ids in a CachedWord.
+struct ShortWord {
+  std::uint32_t check;      // the hash's high half
+  std::uint8_t key_length;  // kEmpty when unused
+  std::uint8_t id_count;    // kInLong: the ids are in the word's CachedWord
+  char key[14];
+  TokenId ids[3];
+};
+static_assert(sizeof(ShortWord) == 32);
 constexpr std::uint8_t kEmpty = 0xFF;
-// 16k slots (2 MB a thread and model): 4k were 5-9% slower on bench.txt (2026-12-03). Two ways a
-// set with the less recent one replaced (same size) missed fewer repeated words on bench2.txt
-// (qwen3 59.3k -> 53.8k of 137k misses, gemma3 20.9k -> 16.3k) but was no faster (bench encode,
-// best of three: -1 to +1% on bench2.txt, -2 to -6% on bench.txt): dropped. Most misses there
-// are words seen once.
-constexpr std::size_t kCacheSlots = 1 << 14;
+constexpr std::uint8_t kInLong = 0xFE;
+// 64k short entries and 8k long ones (3 MB a thread and model). A direct-mapped cache of 16k
+// 128-byte entries (2 MB) missed 143.7k times on bench2.txt's 418k qwen3 words (85.1k distinct),
+// these 108.2k times (replayed in Python; 64k long entries: 110.3k). bench encode, best of three
+// alternating rounds against 16k long entries (2026-12-03, with the symbols written in place):
+// bench.txt +20-33%, bench2.txt +9-24% on the six models. Part of it is the benchmark's rounds
+// finding the corpus's rarer words from the round before: its first pass alone (first_MBps,
+// cold caches) is 9-25% below the repeated rounds' rate.
+// Earlier, at 16k entries: 4k were 5-9% slower on bench.txt (2026-12-03). Two ways a set with the
+// less recent one replaced (same size) missed fewer repeated words on bench2.txt (qwen3 59.3k ->
+// 53.8k of 137k misses, gemma3 20.9k -> 16.3k) but was no faster (bench encode, best of three:
+// -1 to +1% on bench2.txt, -2 to -6% on bench.txt): dropped.
+constexpr std::size_t kShortSlots = 1 << 16;
+constexpr std::size_t kLongSlots = 1 << 13;
 
 struct WordCache {
   std::uint64_t owner = 0;
-  std::unique_ptr<CachedWord[]> slots;
+  std::unique_ptr<ShortWord[]> short_words;
+  std::unique_ptr<CachedWord[]> long_words;
+};
+
+// Where a word's ids go in the cache: its short entry (words up to 14 bytes), its long entry
+// (words up to 54 bytes), neither (longer words).
+struct CacheSpot {
+  ShortWord* short_word = nullptr;
+  CachedWord* long_word = nullptr;
 };
 
 WordCache& cache_for(std::uint64_t owner) {
@@ -74,8 +100,12 @@ WordCache& cache_for(std::uint64_t owner) {
   for (auto& c : caches)
     if (c.owner == owner) return c;
   WordCache& c = caches[next_victim++ % 4];
-  if (!c.slots) c.slots = std::make_unique<CachedWord[]>(kCacheSlots);
-  for (std::size_t i = 0; i < kCacheSlots; ++i) c.slots[i].key_length = kEmpty;
+  if (!c.short_words) {
+    c.short_words = std::make_unique_for_overwrite<ShortWord[]>(kShortSlots);
+    c.long_words = std::make_unique_for_overwrite<CachedWord[]>(kLongSlots);
+  }
+  for (std::size_t i = 0; i < kShortSlots; ++i) c.short_words[i].key_length = kEmpty;
+  for (std::size_t i = 0; i < kLongSlots; ++i) c.long_words[i].key_length = kEmpty;
   c.owner = owner;
   return c;
 }
@@ -97,8 +127,21 @@ bool same_bytes(const char* key, std::string_view word) {
   return n == 0 || (key[0] == w[0] && key[n / 2] == w[n / 2] && key[n - 1] == w[n - 1]);
 }
 
-// Keeps `word`'s ids in its slot (none: the word is too long), if they fit.
-void remember(CachedWord* slot, std::uint64_t hash, std::string_view word, std::span<const TokenId> ids) {
+// Keeps `word`'s ids at its spot (none: the word is too long), if they fit.
+void remember(const CacheSpot& spot, std::uint64_t hash, std::string_view word, std::span<const TokenId> ids) {
+  if (ShortWord* s = spot.short_word) {
+    if (ids.size() > sizeof(CachedWord::ids) / sizeof(TokenId)) return;
+    s->check = static_cast<std::uint32_t>(hash >> 32);
+    s->key_length = static_cast<std::uint8_t>(word.size());
+    std::memcpy(s->key, word.data(), word.size());
+    if (ids.size() <= std::size(s->ids)) {
+      s->id_count = static_cast<std::uint8_t>(ids.size());
+      std::copy(ids.begin(), ids.end(), s->ids);
+      return;
+    }
+    s->id_count = kInLong;
+  }
+  CachedWord* slot = spot.long_word;
   if (!slot || ids.size() > std::size(slot->ids)) return;
   slot->hash = hash;
   slot->key_length = static_cast<std::uint8_t>(word.size());
@@ -870,17 +913,28 @@ void BpeModel::encode_word(std::string_view word, std::vector<TokenId>& out) con
 // 300 KB of bench.txt, 40.9M -> 40.3M instructions (a vocabulary probe per word, then a second hash
 // for the cache, before).
 void BpeModel::encode_segment(std::string_view word, std::vector<TokenId>& out, bool whole_word_first, bool piece) const {
-  CachedWord* slot = nullptr;
+  CacheSpot slot;
   std::uint64_t hash = 0;
   if (word.size() <= sizeof(CachedWord::key)) {
     hash = hash_bytes(word);
     if (piece && ignore_merges_) hash = ~hash;  // pieces apart from whole words: see the header
-    slot = &cache_for(cache_owner_).slots[hash & (kCacheSlots - 1)];
-    if (slot->hash == hash && slot->key_length == word.size() && same_bytes(slot->key, word)) {
-      if (slot->id_count == 1)  // most words
-        out.push_back(slot->ids[0]);
-      else
-        out.insert(out.end(), slot->ids, slot->ids + slot->id_count);
+    WordCache& cache = cache_for(cache_owner_);
+    bool long_look = true;
+    if (word.size() <= sizeof(ShortWord::key)) {
+      ShortWord* s = slot.short_word = &cache.short_words[hash & (kShortSlots - 1)];
+      long_look = s->check == static_cast<std::uint32_t>(hash >> 32) && s->key_length == word.size() &&
+                  same_bytes(s->key, word);
+      if (long_look && s->id_count != kInLong) {
+        if (s->id_count == 1)  // most words
+          out.push_back(s->ids[0]);
+        else
+          out.insert(out.end(), s->ids, s->ids + s->id_count);
+        return;
+      }
+    }
+    CachedWord* l = slot.long_word = &cache.long_words[hash & (kLongSlots - 1)];
+    if (long_look && l->hash == hash && l->key_length == word.size() && same_bytes(l->key, word)) {
+      out.insert(out.end(), l->ids, l->ids + l->id_count);
       return;
     }
   } else if (whole_word_first) {

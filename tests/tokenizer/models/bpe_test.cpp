@@ -313,6 +313,32 @@ TEST(Bpe, ByteLevelPiecesAndWholeWordsDoNotShareCacheEntries) {
 
 TEST(Bpe, ScanAndHeapAgreeSentencePiece) { check_strategies_agree("llama2", false); }
 
+// The per-thread word cache (short entries of up to 3 ids, short words with more ids marked there
+// and kept in long entries, long entries up to 54 bytes, nothing beyond) gives back what the merges
+// give: many more distinct words than entries, so entries are replaced, each word encoded again
+// after all the others.
+TEST(Bpe, TheWordCacheGivesWhatTheMergesGive) {
+  for (auto [name, byte_level] : {std::pair{"qwen3", true}, std::pair{"llama2", false}}) {
+    JsonDocument doc = JsonDocument::load(model_path(name) + "/tokenizer.json");
+    BpeModel model = BpeModel::from_json(doc.root().get("model"), byte_level);
+    std::mt19937 rng(11);
+    std::vector<std::string> words;
+    for (int i = 0; i < 150000; ++i) words.push_back(random_word(rng, 1 + rng() % 60, byte_level));
+    std::vector<std::vector<TokenId>> first(words.size());
+    for (std::size_t i = 0; i < words.size(); ++i) model.encode_word(words[i], first[i]);
+    std::size_t short_many = 0;
+    for (std::size_t i = 0; i < words.size(); ++i) {
+      std::vector<TokenId> again, merged;
+      model.encode_word(words[i], again);
+      model.encode_word_with_heap(words[i], merged);
+      ASSERT_EQ(first[i], merged) << name << " word #" << i;
+      ASSERT_EQ(again, merged) << name << " word #" << i << " (again)";
+      short_many += words[i].size() <= 14 && merged.size() > 3;
+    }
+    EXPECT_GT(short_many, 1000u) << name;  // the short words kept in long entries are tried
+  }
+}
+
 TEST(Bpe, MissingMergeTokenNamesPath) {
   JsonDocument doc(R"({"type":"BPE","vocab":{"a":0,"b":1},"merges":["a b"]})", "inline.json");
   try {
