@@ -72,7 +72,7 @@ constexpr std::uint8_t kInLong = 0xFE;
 // alternating rounds against 16k long entries (2026-12-03, with the symbols written in place):
 // bench.txt +20-33%, bench2.txt +9-24% on the six models. Part of it is the benchmark's rounds
 // finding the corpus's rarer words from the round before: its first pass alone (first_MBps,
-// cold caches) is 9-25% below the repeated rounds' rate.
+// cold caches) is 21-30% below the repeated rounds' rate.
 // Earlier, at 16k entries: 4k were 5-9% slower on bench.txt (2026-12-03). Two ways a set with the
 // less recent one replaced (same size) missed fewer repeated words on bench2.txt (qwen3 59.3k ->
 // 53.8k of 137k misses, gemma3 20.9k -> 16.3k) but was no faster (bench encode, best of three:
