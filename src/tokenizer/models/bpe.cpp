@@ -922,7 +922,8 @@ void BpeModel::encode_segment(std::string_view word, std::vector<TokenId>& out, 
     bool long_look = true;
     if (word.size() <= sizeof(ShortWord::key)) {
       ShortWord* s = slot.short_word = &cache.short_words[hash & (kShortSlots - 1)];
-      long_look = s->check == static_cast<std::uint32_t>(hash >> 32) && s->key_length == word.size() &&
+      // The length first: an entry never written holds only it (kEmpty).
+      long_look = s->key_length == word.size() && s->check == static_cast<std::uint32_t>(hash >> 32) &&
                   same_bytes(s->key, word);
       if (long_look && s->id_count != kInLong) {
         if (s->id_count == 1)  // most words
@@ -933,7 +934,7 @@ void BpeModel::encode_segment(std::string_view word, std::vector<TokenId>& out, 
       }
     }
     CachedWord* l = slot.long_word = &cache.long_words[hash & (kLongSlots - 1)];
-    if (long_look && l->hash == hash && l->key_length == word.size() && same_bytes(l->key, word)) {
+    if (long_look && l->key_length == word.size() && l->hash == hash && same_bytes(l->key, word)) {
       out.insert(out.end(), l->ids, l->ids + l->id_count);
       return;
     }
