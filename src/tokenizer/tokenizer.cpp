@@ -6,6 +6,7 @@
 #include <atomic>
 #include <cstring>
 #include <filesystem>
+#include <optional>
 #include <thread>
 
 #include "base/json_dom.hpp"
@@ -41,27 +42,33 @@ std::optional<std::string> config_token(const Json& config, std::string_view key
 
 // A Sequence of per-token decoders, then optionally ByteFallback, then Fuse, then anything:
 // decoding then needs no token strings (Tokenizer::Impl::decode_fused).
-void plan_fused_decode(Tokenizer::Impl& impl) {
-  if (!impl.decoder || !impl.decoder->children()) return;
-  const auto& chain = *impl.decoder->children();
+struct FusedDecodePlan {
+  std::size_t per_token = 0;                // the chain's first per_token decoders map each token alone
+  const Decoder* byte_fallback = nullptr;   // then this one, if any, reads "<0xNN>" tokens
+  std::vector<const Decoder*> tail;         // the decoders after Fuse
+};
+
+std::optional<FusedDecodePlan> fused_decode_plan(const Decoder* decoder) {
+  if (!decoder || !decoder->children()) return std::nullopt;
+  const auto& chain = *decoder->children();
+  FusedDecodePlan plan;
   std::size_t i = 0;
-  std::vector<const Decoder*> per_token;
-  while (i < chain.size() && chain[i]->kind() == Decoder::Kind::kPerToken) per_token.push_back(chain[i++].get());
-  const Decoder* byte_fallback = nullptr;
-  if (i < chain.size() && chain[i]->kind() == Decoder::Kind::kByteFallback) byte_fallback = chain[i++].get();
-  if (i >= chain.size() || chain[i]->kind() != Decoder::Kind::kFuse) return;
-  for (++i; i < chain.size(); ++i) impl.decode_tail.push_back(chain[i].get());
-  if (byte_fallback) {
-    std::string token;
-    for (TokenId id = 0; id < impl.vocab_size; ++id) {
-      auto kind = impl.token_kind[id];
-      if (kind != Tokenizer::Impl::TokenKind::kText && kind != Tokenizer::Impl::TokenKind::kPartial) continue;
-      token.assign(*impl.token_string(id));
-      for (const Decoder* d : per_token) d->map_token(token);
-      if (byte_fallback->byte_value(token) >= 0) impl.token_kind[id] = Tokenizer::Impl::TokenKind::kByte;
-    }
-  }
-  impl.fused_decode = true;
+  while (i < chain.size() && chain[i]->kind() == Decoder::Kind::kPerToken) ++i;
+  plan.per_token = i;
+  if (i < chain.size() && chain[i]->kind() == Decoder::Kind::kByteFallback) plan.byte_fallback = chain[i++].get();
+  if (i >= chain.size() || chain[i]->kind() != Decoder::Kind::kFuse) return std::nullopt;
+  for (++i; i < chain.size(); ++i) plan.tail.push_back(chain[i].get());
+  return plan;
+}
+
+// Maps `token` through the whole decoder chain (as Sequence::map_token does) and says whether,
+// after the plan's per-token decoders, it is a byte the plan's ByteFallback reads.
+bool map_token_finding_byte(const Decoder& decoder, const FusedDecodePlan& plan, std::string& token) {
+  const auto& chain = *decoder.children();
+  for (std::size_t i = 0; i < plan.per_token; ++i) chain[i]->map_token(token);
+  bool byte = plan.byte_fallback && plan.byte_fallback->byte_value(token) >= 0;
+  for (std::size_t i = plan.per_token; i < chain.size(); ++i) chain[i]->map_token(token);
+  return byte;
 }
 
 void plan_streaming(Tokenizer::Impl& impl) {
@@ -122,6 +129,11 @@ std::shared_ptr<Tokenizer::Impl> build(const JsonDocument& doc, const std::strin
   impl->bytewise_decode = impl->decoder && impl->decoder->is_bytewise();
   impl->token_kind.assign(impl->vocab_size, TokenKind::kText);
   std::vector<bool> partial(impl->vocab_size, false);  // token bytes that are not whole characters
+  // Byte tokens ("<0xNN>" for a ByteFallback after per-token decoders), found while the token
+  // bytes are made: a second pass over the vocabulary for them was a fifth of Llama 2's load on
+  // the loading thread (callgrind: its string copies and Replace edits, ~8M instructions).
+  std::optional<FusedDecodePlan> fused = fused_decode_plan(impl->decoder.get());
+  std::vector<bool> byte_token(fused && fused->byte_fallback ? impl->vocab_size : 0, false);
   run_in_parallel(
       impl->vocab_size >= kParallelMinItems,
       [&] {
@@ -137,9 +149,14 @@ std::shared_ptr<Tokenizer::Impl> build(const JsonDocument& doc, const std::strin
           if (added && added->special) {
           } else if (!added && impl->model.byte_level() && !impl->model.raw_bytes(id).empty()) {
             bytes = impl->model.raw_bytes(id);
+            if (!byte_token.empty() && (s = impl->token_string(id))) {  // a byte-level model with ByteFallback
+              token.assign(*s);
+              byte_token[id] = map_token_finding_byte(*impl->decoder, *fused, token);
+            }
           } else if ((s = impl->token_string(id))) {
             token.assign(*s);
-            if (impl->decoder) impl->decoder->map_token(token);
+            if (!byte_token.empty()) byte_token[id] = map_token_finding_byte(*impl->decoder, *fused, token);
+            else if (impl->decoder) impl->decoder->map_token(token);
             bytes = token;
           }
           out.push_back(bytes);
@@ -167,7 +184,13 @@ std::shared_ptr<Tokenizer::Impl> build(const JsonDocument& doc, const std::strin
       });
   for (TokenId id = 0; id < impl->vocab_size; ++id)
     if (partial[id] && impl->token_kind[id] == TokenKind::kText) impl->token_kind[id] = TokenKind::kPartial;
-  plan_fused_decode(*impl);
+  if (fused) {
+    for (TokenId id = 0; id < byte_token.size(); ++id)
+      if (byte_token[id] && (impl->token_kind[id] == TokenKind::kText || impl->token_kind[id] == TokenKind::kPartial))
+        impl->token_kind[id] = TokenKind::kByte;
+    impl->decode_tail = std::move(fused->tail);
+    impl->fused_decode = true;
+  }
   plan_streaming(*impl);
   return impl;
 }
