@@ -47,7 +47,7 @@ class NamespaceObject final : public BoxObject {
       }
     attrs.emplace_back(std::string(name), std::move(v));
   }
-  SmallVector<std::pair<std::string, Value>, 2> attrs;
+  SmallVector<std::pair<std::string, Value>, 8> attrs;  // templates keep a few flags here: no heap
 };
 
 class LoopObject final : public BoxObject {
