@@ -575,7 +575,6 @@ std::optional<TokenId> BpeModel::token_to_id(std::string_view token) const { ret
 std::size_t BpeModel::byte_level_symbols(std::string_view word, TokenId* out, bool character_tokens) const {
   TokenId* const first = out;
   if (character_tokens && !char_tokens_.empty()) {
-
     // Performance note: bench encode, best of three (2026-12-03): qwen3 +18% on bench2.txt and
     // +6% on bench.txt, deepseek_v3 +10% and +2%, gptoss +8% and +8%; instructions about the
     // same (the merges saved were the pair table's cache misses).
@@ -625,11 +624,10 @@ std::size_t BpeModel::byte_level_symbols(std::string_view word, TokenId* out, bo
   return static_cast<std::size_t>(out - first);
 }
 
-void BpeModel::initial_symbols(std::string_view word, std::vector<TokenId>& symbols, bool character_tokens) const {
-  if (byte_level_) {
-    symbols.resize(word.size());
-    symbols.resize(byte_level_symbols(word, symbols.data(), character_tokens));
-    return;
+std::size_t BpeModel::initial_symbols(std::string_view word, std::vector<TokenId>& symbols, bool character_tokens) const {
+  if (byte_level_) {  // written in place: symbols only grows
+    if (symbols.size() < word.size()) symbols.resize(std::max<std::size_t>(word.size(), 256));
+    return byte_level_symbols(word, symbols.data(), character_tokens);
   }
   symbols.clear();
   // Character mode (SentencePiece-style vocabularies).
@@ -685,6 +683,7 @@ void BpeModel::initial_symbols(std::string_view word, std::vector<TokenId>& symb
     // Without unk_token the character is dropped, as the reference does.
   }
   if (pending_unk) symbols.push_back(*unk_id_);
+  return symbols.size();
 }
 
 // Performance note: most words are short (< 16 symbols), where a linear scan for the lowest
@@ -976,15 +975,7 @@ void BpeModel::encode_segment(std::string_view word, std::vector<TokenId>& out, 
       return;
     }
   }
-  // symbols keeps its size (grows only) for byte-level words, written in place; n are in use.
-  std::size_t n;
-  if (byte_level_) {
-    if (symbols.size() < word.size()) symbols.resize(std::max<std::size_t>(word.size(), 256));
-    n = byte_level_symbols(word, symbols.data(), true);
-  } else {
-    initial_symbols(word, symbols);
-    n = symbols.size();
-  }
+  std::size_t n = initial_symbols(word, symbols);  // the first n of symbols
   if (n <= kScanLimit) {
     n = merge_by_scan(symbols.data(), n);
   } else {
@@ -1000,14 +991,14 @@ void BpeModel::encode_segment(std::string_view word, std::vector<TokenId>& out, 
 
 void BpeModel::encode_word_with_queue(std::string_view word, std::vector<TokenId>& out) const {
   std::vector<TokenId> symbols;
-  initial_symbols(word, symbols, false);
+  symbols.resize(initial_symbols(word, symbols, false));
   merge_by_queue(symbols);
   out.insert(out.end(), symbols.begin(), symbols.end());
 }
 
 void BpeModel::encode_word_with_heap(std::string_view word, std::vector<TokenId>& out) const {
   std::vector<TokenId> symbols;
-  initial_symbols(word, symbols, false);
+  symbols.resize(initial_symbols(word, symbols, false));
   merge_by_heap(symbols);
   out.insert(out.end(), symbols.begin(), symbols.end());
 }

@@ -61,7 +61,9 @@ class BpeModel {
   // unknown handling).
   // `character_tokens`: byte-level characters may start as their tokens (char_tokens_); the
   // test strategies (encode_word_with_heap, _with_queue) start from bytes, as the reference.
-  void initial_symbols(std::string_view word, std::vector<TokenId>& symbols, bool character_tokens = true) const;
+  // Returns how many: the first ones of `symbols`, which for byte-level words only grows (they are
+  // written in place).
+  std::size_t initial_symbols(std::string_view word, std::vector<TokenId>& symbols, bool character_tokens = true) const;
   // Byte-level: the initial symbols of `word` written at `out` (room for word.size()): how many.
   std::size_t byte_level_symbols(std::string_view word, TokenId* out, bool character_tokens) const;
   // `whole_word_first` (ignore_merges): a segment that is a token is that token.
