@@ -23,8 +23,12 @@ namespace textedge::detail {
 // Allocates large tables on transparent huge pages where the kernel offers them (madvise
 // mode). Performance note: filling 8-16 MB tables page by page cost a quarter of load time
 // in page faults on our VMs; 2 MB pages cut the fault count 512-fold. Touching 64 MB of fresh
-// memory took ~250 ms on 4 KB pages and ~6 ms on huge pages there, so every buffer of the
-// load path that can reach megabytes uses this.
+// memory took ~250 ms on 4 KB pages and ~6 ms on huge pages there. Only what encode reads
+// (these tables, the string lists) uses it: 2 MB pages keep the merge table's lookups off the
+// TLB's misses (gptoss encode 5-11% slower on 4 KB pages), but where the kernel compacts memory
+// for them (defrag=madvise) a first load can stall; the load's temporaries (the read lists, the
+// resolved merges) on plain pages: first loads of llama3_1 178-446 -> 74-89 ms, gemma3 147-496 ->
+// 154-182 ms (five fresh processes each, alternating, 2026-12-03).
 template <class T>
 struct HugePageAllocator {
   using value_type = T;

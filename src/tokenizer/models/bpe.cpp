@@ -228,7 +228,7 @@ BpeModel BpeModel::from_json(const Json& model, bool byte_level, const BpeLists*
     model.get("vocab").fail("token id " + std::to_string(max_id) + " lies too far beyond the " +
                             std::to_string(lists.vocab.size()) + " tokens (ids must stay dense)");
   std::size_t size = lists.vocab.empty() ? 0 : max_id + 1;
-  HugeVector<std::string_view> tokens(size);
+  std::vector<std::string_view> tokens(size);
   run_in_parallel(
       size >= kParallelMinItems,
       [&] {
@@ -273,7 +273,7 @@ BpeModel BpeModel::from_json(const Json& model, bool byte_level, const BpeLists*
     TokenId left, right, merged;
   };
   const auto& entries = lists.merges;
-  HugeVector<Resolved> resolved(entries.size());
+  std::vector<Resolved> resolved(entries.size());
   // Characters before a U+2581 inside a merge result (see split_before_metaspace_).
   bool track_metaspace = !byte_level && !m.ignore_merges_ && m.continuing_subword_prefix_.empty() && m.end_of_word_suffix_.empty();
   struct Half {

@@ -29,8 +29,8 @@ struct BpeLists {
   struct Merge {
     std::string_view left, right;
   };
-  HugeVector<Token> vocab;    // in document order (a later duplicate wins)
-  HugeVector<Merge> merges;   // rank = position
+  std::vector<Token> vocab;    // in document order (a later duplicate wins)
+  std::vector<Merge> merges;   // rank = position
   // Strings with escapes, unescaped (views point here; the others point into the text).
   std::deque<std::string> vocab_unescaped, merges_unescaped;
 };
