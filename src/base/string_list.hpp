@@ -32,6 +32,12 @@ class StringList {
     arena_.insert(arena_.end(), s.begin(), s.end());
     offsets_.push_back(static_cast<std::uint32_t>(arena_.size()));
   }
+  // Appends every string of `other`, in order.
+  void append(const StringList& other) {
+    auto base = static_cast<std::uint32_t>(arena_.size());
+    arena_.insert(arena_.end(), other.arena_.begin(), other.arena_.end());
+    for (std::size_t i = 1; i < other.offsets_.size(); ++i) offsets_.push_back(base + other.offsets_[i]);
+  }
   std::size_t size() const { return offsets_.size() - 1; }
   std::string_view operator[](std::size_t i) const {
     return i < size() ? std::string_view(arena_.data() + offsets_[i], offsets_[i + 1] - offsets_[i]) : std::string_view();

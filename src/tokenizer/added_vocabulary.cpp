@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <simdjson.h>
 #include <utf8proc.h>
 
 
@@ -173,18 +174,53 @@ void AddedTokenMatcher::split(std::string_view text, FunctionRef<void(std::size_
   if (emitted < text.size()) on_text(emitted, text.size());
 }
 
+namespace {
+
+// An added token read straight from its JSON object when every member is of the usual type (a
+// Json per member builds its path string: Gemma 3's 6k added tokens were 67M of the loading
+// thread's 736M instructions); false sends the entry through the checked reading below.
+bool read_plain_entry(simdjson::dom::element entry, AddedToken& t) {
+  simdjson::dom::object o;
+  std::int64_t id;
+  std::string_view content;
+  if (entry.get_object().get(o) || o.at_key("id").get_int64().get(id) || id < 0 || id > 0x7FFFFFFF ||
+      o.at_key("content").get_string().get(content))
+    return false;
+  auto flag = [&](std::string_view key, bool fallback, bool& out) {
+    simdjson::dom::element v;
+    if (o.at_key(key).get(v) || v.is_null()) {
+      out = fallback;
+      return true;
+    }
+    return !v.get_bool().get(out);
+  };
+  t.id = static_cast<TokenId>(id);
+  t.content = std::string(content);
+  return flag("special", false, t.special) && flag("lstrip", false, t.lstrip) && flag("rstrip", false, t.rstrip) &&
+         flag("single_word", false, t.single_word) && flag("normalized", !t.special, t.normalized);
+}
+
+}  // namespace
+
 void AddedVocabulary::load(const Json& added_tokens, const Normalizer* normalizer, std::size_t model_tokens) {
-  for (const Json& entry : added_tokens.array()) {
+  simdjson::dom::array entries;
+  if (added_tokens.raw().get_array().get(entries)) added_tokens.array();  // throws, naming the path
+  std::size_t index = 0;
+  for (simdjson::dom::element raw : entries) {
     AddedToken t;
-    std::int64_t id = entry.get("id").integer();
-    if (id < 0 || id > 0x7FFFFFFF) entry.get("id").fail("token id out of range");
-    t.id = static_cast<TokenId>(id);
-    t.content = std::string(entry.get("content").str());
-    t.special = entry.bool_or("special", false);
-    t.lstrip = entry.bool_or("lstrip", false);
-    t.rstrip = entry.bool_or("rstrip", false);
-    t.single_word = entry.bool_or("single_word", false);
-    t.normalized = entry.bool_or("normalized", !t.special);
+    if (!read_plain_entry(raw, t)) {  // the checked reading: its errors name the path
+      Json entry = added_tokens.array()[index];
+      std::int64_t id = entry.get("id").integer();
+      if (id < 0 || id > 0x7FFFFFFF) entry.get("id").fail("token id out of range");
+      t.id = static_cast<TokenId>(id);
+      t.content = std::string(entry.get("content").str());
+      t.special = entry.bool_or("special", false);
+      t.lstrip = entry.bool_or("lstrip", false);
+      t.rstrip = entry.bool_or("rstrip", false);
+      t.single_word = entry.bool_or("single_word", false);
+      t.normalized = entry.bool_or("normalized", !t.special);
+    }
+    ++index;
     if (t.content.empty()) continue;  // the reference ignores empty added tokens
     tokens_.push_back(std::move(t));
   }

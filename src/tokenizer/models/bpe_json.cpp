@@ -5,6 +5,7 @@
 #include <bit>
 #include <cstring>
 #include <exception>
+#include <future>
 #include <thread>
 #ifdef __SSE2__
 #include <emmintrin.h>
@@ -184,22 +185,31 @@ struct Reader {
     lists.merges.reserve(capacity_guess());
     if (!eat('[')) return false;
     if (eat(']')) return true;
-    do {
+    skip_space();
+    return merge_entries(lists.merges, lists.merges_unescaped, nullptr) == kClosed;
+  }
+
+  // Merges from an entry's start at p, each after a ',' and spaces, until the list's ']' (kClosed,
+  // past it) or, when `stop` is set, until the entry that starts at `stop` (kAtStop).
+  enum Entries { kFailed, kClosed, kAtStop };
+  Entries merge_entries(std::vector<BpeLists::Merge>& out, std::deque<std::string>& unescaped, const char* stop) {
+    for (;;) {
       BpeLists::Merge m;
-      skip_space();
       if (p < end && *p == '"') {
         std::string_view s;
-        if (!string(s, lists.merges_unescaped)) return false;
+        if (!string(s, unescaped)) return kFailed;
         std::size_t space = s.find(' ');
-        if (space == std::string_view::npos || s.find(' ', space + 1) != std::string_view::npos) return false;
+        if (space == std::string_view::npos || s.find(' ', space + 1) != std::string_view::npos) return kFailed;
         m = {s.substr(0, space), s.substr(space + 1)};
-      } else if (!eat('[') || !string(m.left, lists.merges_unescaped) || !eat(',') ||
-                 !string(m.right, lists.merges_unescaped) || !eat(']')) {
-        return false;
+      } else if (!eat('[') || !string(m.left, unescaped) || !eat(',') || !string(m.right, unescaped) || !eat(']')) {
+        return kFailed;
       }
-      lists.merges.push_back(m);
-    } while (eat(','));
-    return eat(']');
+      out.push_back(m);
+      if (!eat(',')) return eat(']') ? kClosed : kFailed;
+      skip_space();
+      if (p == stop) return kAtStop;
+      if (stop && p > stop) return kFailed;
+    }
   }
 
   // Skips any value, checking only what finding its end needs (the DOM checks the rest).
@@ -263,6 +273,36 @@ struct Span {
 
 }  // namespace
 
+namespace {
+
+// Where to split the merges list whose '[' is at `begin` between two threads: about 3/8 into the
+// rest of the text (the merges are nearly all of it), at the first entry that starts a line
+// (after a line break and indentation, the line before ending in ','; the entry opening as the
+// list's first does, '"' or '[': the second string of a pair written over lines starts a line
+// too). A raw line break is never inside a JSON string, so this is between values; the helper's
+// reading from the list's start confirms it is an entry's start. nullptr when there is no such
+// line nearby (a file on one line).
+const char* merges_split(const char* begin, const char* end) {
+  const char* first = begin + 1;
+  while (first < end && is_space(*first)) ++first;
+  if (first == end || (*first != '"' && *first != '[')) return nullptr;
+  const char* at = begin + (end - begin) * 3 / 8;
+  const char* limit = std::min(end, at + (std::size_t{1} << 16));
+  while (at < limit) {
+    at = static_cast<const char*>(std::memchr(at, '\n', static_cast<std::size_t>(limit - at)));
+    if (!at) return nullptr;
+    const char* before = at;
+    while (before > begin && is_space(before[-1])) --before;
+    const char* start = at + 1;
+    while (start < end && is_space(*start)) ++start;
+    if (before > begin && before[-1] == ',' && start < end && *start == *first) return start;
+    at = start;
+  }
+  return nullptr;
+}
+
+}  // namespace
+
 std::optional<std::string> read_bpe_lists(std::string_view text, BpeLists& lists) {
   Reader r{text.data(), text.data() + text.size()};
   std::deque<std::string> keys;  // escaped member names (rare)
@@ -277,7 +317,15 @@ std::optional<std::string> read_bpe_lists(std::string_view text, BpeLists& lists
   if (!r.eat('{')) return std::nullopt;
 
   // Walk the model's members. The first of vocab/merges is read on a helper thread while this
-  // one skips over it to the second, which it reads itself (in large files; small ones read in turn).
+  // one skips over it to the second, which it reads itself (in large files; small ones read in
+  // turn). When the vocabulary comes first (as in every real file), the merges are read by both:
+  // this thread from a point about 3/8 into them, the helper from their start to that point once
+  // it has read the vocabulary.
+  // Performance note (callgrind, each thread's instructions in this function): this thread read
+  // all the merges while the helper read the vocabulary, Gemma 3 271M against 85M, gpt-oss 228M
+  // against 65M; split at 3/8, 178M and 178M, 147M and 146M. Best of five loads: Gemma 3
+  // 115 -> 89 ms, gpt-oss 100 -> 86 ms, Llama 3.1 40 -> 34 ms (with the halved token bytes in
+  // tokenizer.cpp and added_vocabulary.cpp's plain entries).
   Span vocab, merges;
   bool helper_ok = false;
   const char* helper_end = nullptr;
@@ -285,8 +333,21 @@ std::optional<std::string> read_bpe_lists(std::string_view text, BpeLists& lists
   std::thread helper;
   const bool parallel = text.size() >= kParallelMinBytes;  // small files: a thread costs more
   std::exception_ptr helper_error;
+  // The split point of the merges, handed to the helper (nullptr: no split).
+  std::promise<const char*> split_promise;
+  std::future<const char*> split_future = split_promise.get_future();
+  bool split_sent = false;
+  auto send_split = [&](const char* at) {
+    if (split_sent) return;
+    split_sent = true;
+    split_promise.set_value(at);
+  };
+  const char* split = nullptr;
+  Reader::Entries head_result = Reader::kFailed;  // the helper's part of the merges
+  bool head_utf8 = true;
+  std::vector<BpeLists::Merge> tail;  // this thread's part
   auto read_member = [&lists](std::string_view name, Reader& m) { return name == "vocab" ? m.vocab(lists) : m.merges(lists); };
-  bool ok = [&] {
+  auto walk = [&] {
     for (;;) {
       if (!r.string(key, keys) || !r.eat(':')) return false;
       r.skip_space();
@@ -296,10 +357,21 @@ std::optional<std::string> read_bpe_lists(std::string_view text, BpeLists& lists
         span.begin = r.p;
         if (!vocab.begin || !merges.begin) {
           helper_span = &span;
-          auto read_first = [&, name = key, m = r]() mutable {
+          auto read_first = [&, name = key, m = r, may_split = parallel && key == "vocab"]() mutable {
             try {
               helper_ok = read_member(name, m);
               helper_end = m.p;
+              if (!may_split) return;
+              // The vocabulary's UTF-8 here, then the head of the merges when this thread gets a split.
+              head_utf8 = helper_ok && simdjson::validate_utf8(vocab.begin, static_cast<std::size_t>(helper_end - vocab.begin));
+              const char* at = split_future.get();
+              if (!at || !helper_ok) return;
+              Reader h{merges.begin, text.data() + text.size()};
+              if (!h.eat('[')) return;
+              h.skip_space();
+              lists.merges.reserve(static_cast<std::size_t>(at - h.p) / 16 + 64);
+              head_result = h.merge_entries(lists.merges, lists.merges_unescaped, at);
+              head_utf8 = head_utf8 && simdjson::validate_utf8(merges.begin, static_cast<std::size_t>(at - merges.begin));
             } catch (...) {
               helper_error = std::current_exception();
             }
@@ -309,6 +381,11 @@ std::optional<std::string> read_bpe_lists(std::string_view text, BpeLists& lists
           else
             read_first();
           if (!r.skip_value()) return false;
+        } else if (parallel && key == "merges" && helper_span == &vocab && (split = merges_split(r.p, r.end))) {
+          send_split(split);
+          r.p = split;
+          tail.reserve(static_cast<std::size_t>(r.end - split) / 16 + 64);
+          if (r.merge_entries(tail, lists.merges_tail_unescaped, nullptr) != Reader::kClosed) return false;
         } else if (!read_member(key, r)) {
           return false;
         }
@@ -318,14 +395,32 @@ std::optional<std::string> read_bpe_lists(std::string_view text, BpeLists& lists
       }
       if (!r.eat(',')) return r.eat('}');
     }
-  }();
+  };
+  bool ok = false;
+  try {
+    ok = walk();
+  } catch (...) {
+    send_split(nullptr);
+    if (helper.joinable()) helper.join();
+    throw;
+  }
+  send_split(nullptr);  // the helper waits for it
   if (helper.joinable()) helper.join();
   if (helper_error) std::rethrow_exception(helper_error);
   // The helper's member must end where skipping it ended.
   if (!helper_span || helper_end != helper_span->end) helper_ok = false;
   if (!ok || !helper_ok || !vocab.begin || !merges.begin) return std::nullopt;
-  for (const Span& s : {vocab, merges})
-    if (!simdjson::validate_utf8(s.begin, static_cast<std::size_t>(s.end - s.begin))) return std::nullopt;
+  if (split) {
+    // The helper's reading from the start of the merges must have come to the split point at the
+    // start of an entry: then the tail read from there is the rest of the list.
+    if (head_result != Reader::kAtStop || !head_utf8 ||
+        !simdjson::validate_utf8(split, static_cast<std::size_t>(merges.end - split)))
+      return std::nullopt;
+    lists.merges.insert(lists.merges.end(), tail.begin(), tail.end());
+  } else {
+    for (const Span& s : {vocab, merges})
+      if (!simdjson::validate_utf8(s.begin, static_cast<std::size_t>(s.end - s.begin))) return std::nullopt;
+  }
 
   const Span& first = vocab.begin < merges.begin ? vocab : merges;
   const Span& second = vocab.begin < merges.begin ? merges : vocab;

@@ -32,7 +32,7 @@ struct BpeLists {
   std::vector<Token> vocab;    // in document order (a later duplicate wins)
   std::vector<Merge> merges;   // rank = position
   // Strings with escapes, unescaped (views point here; the others point into the text).
-  std::deque<std::string> vocab_unescaped, merges_unescaped;
+  std::deque<std::string> vocab_unescaped, merges_unescaped, merges_tail_unescaped;
 };
 
 // Reads $.model.vocab and $.model.merges of `text` into `lists` and returns the document with

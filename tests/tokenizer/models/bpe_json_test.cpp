@@ -7,7 +7,10 @@
 
 #include <random>
 
+#include <simdjson.h>
+
 #include "base/json_dom.hpp"
+#include "base/run_in_parallel.hpp"
 #include "support/test_paths.hpp"
 #include "textedge/tokenizer.hpp"
 #include "tokenizer/models/bpe.hpp"
@@ -106,6 +109,76 @@ TEST(BpeJson, MergeErrorsNameThePath) {
     EXPECT_EQ(e.file(), "x.json");
     EXPECT_EQ(e.json_path(), "$.model.merges[1]");
     EXPECT_NE(std::string(e.what()).find("\"ba\""), std::string::npos) << e.what();
+  }
+}
+
+// A large file's merges are read by two threads, split at a line that starts an entry
+// (merges_split): the lists must be the document's, in order, in every layout: pairs over several
+// lines (whose second string also starts a line), strings one to a line, both forms mixed, escapes
+// on either side of the split, one line (no split). What the reader reads, it must read as
+// simdjson's DOM does; what it declines, the DOM reads.
+TEST(BpeJson, SplitMergesReadAsTheDom) {
+  std::mt19937 rng(11);
+  enum Layout { kPairsOverLines, kStringLines, kMixed, kOneLine, kPairsOneLine };
+  for (Layout layout : {kPairsOverLines, kStringLines, kMixed, kOneLine, kPairsOneLine}) {
+    std::string text = "{\n  \"model\": {\n    \"type\": \"BPE\",\n    \"vocab\": {";
+    const int tokens = 12000, merges = 30000;
+    auto token = [&](int i) {
+      std::string t = "t" + std::to_string(i);
+      if (i % 97 == 0) t += "\\\"q\\u00e9";  // escaped: unescaped into the deques
+      return t;
+    };
+    const char* nl = layout == kOneLine || layout == kPairsOneLine ? "" : "\n      ";
+    for (int i = 0; i < tokens; ++i)
+      text += std::string(i ? "," : "") + nl + "\"" + token(i) + "\": " + std::to_string(i);
+    text += std::string(nl) + "},\n    \"merges\": [";
+    for (int i = 0; i < merges; ++i) {
+      std::string a = token(static_cast<int>(rng() % tokens)), b = token(static_cast<int>(rng() % tokens));
+      bool pair = layout == kPairsOverLines || layout == kPairsOneLine || (layout == kMixed && rng() % 2);
+      text += i ? "," : "";
+      if (!pair)
+        text += std::string(nl) + "\"" + a + " " + b + "\"";
+      else if (layout == kPairsOverLines || layout == kMixed)
+        text += "\n      [\n        \"" + a + "\",\n        \"" + b + "\"\n      ]";
+      else
+        text += "[\"" + a + "\", \"" + b + "\"]";
+    }
+    text += "\n    ]\n  }\n}\n";
+    ASSERT_GE(text.size(), kParallelMinBytes);
+    // Trailing spaces move the split point over every kind of line of a pair (~50 bytes).
+    for (int pad = 0; pad < 160; pad += 8) {
+      text += std::string(8, ' ');
+      BpeLists lists;
+      auto rest = read_bpe_lists(text, lists);
+      if (layout != kMixed)
+        ASSERT_TRUE(rest.has_value()) << layout << " pad " << pad;  // mixed may decline: the DOM reads it
+      if (!rest) continue;
+      simdjson::dom::parser parser;
+      simdjson::dom::element doc = parser.parse(text);
+      simdjson::dom::array dom_merges = doc["model"]["merges"].get_array();
+      ASSERT_EQ(lists.merges.size(), dom_merges.size()) << layout;
+      std::size_t i = 0;
+      for (simdjson::dom::element m : dom_merges) {
+        std::string_view a, b;
+        if (m.is_string()) {
+          std::string_view s = m.get_string();
+          a = s.substr(0, s.find(' '));
+          b = s.substr(s.find(' ') + 1);
+        } else {
+          a = m.at(0).get_string();
+          b = m.at(1).get_string();
+        }
+        ASSERT_EQ(lists.merges[i].left, a) << layout << " merge " << i;
+        ASSERT_EQ(lists.merges[i].right, b) << layout << " merge " << i;
+        ++i;
+      }
+      // Split where lines start entries (the tail's escaped strings are unescaped apart), not on one line.
+      if (layout == kPairsOverLines || layout == kStringLines)
+        EXPECT_FALSE(lists.merges_tail_unescaped.empty()) << layout;
+      if (layout == kOneLine || layout == kPairsOneLine) EXPECT_TRUE(lists.merges_tail_unescaped.empty()) << layout;
+      ASSERT_EQ(lists.vocab.size(), static_cast<std::size_t>(tokens));
+      EXPECT_EQ(lists.vocab[97].text, "t97\"q\xC3\xA9");
+    }
   }
 }
 
