@@ -95,6 +95,28 @@ TEST(TokenizerLoad, IdsFarBeyondTheTokenCountAreRefused) {
       1001u);
 }
 
+// Added tokens are read from their JSON objects directly when their members have the usual
+// types; anything else goes through the checked reading, which accepts what it always did (an
+// integral float id, null for a default) and names the member it refuses.
+TEST(TokenizerLoad, AddedTokenMembersOfEveryType) {
+  Tokenizer tok = Tokenizer::from_json(tiny_with(
+      R"(,"added_tokens":[{"id":10,"content":"<a>","special":true},{"id":11.0,"content":"<b>","special":null},)"
+      R"({"id":12,"content":"<c>","special":true,"lstrip":null,"normalized":false}])"));
+  EXPECT_EQ(tok.token_to_id("<b>"), 11u);
+  EXPECT_TRUE(tok.is_special(10));
+  EXPECT_FALSE(tok.is_special(11));
+  EXPECT_TRUE(tok.is_special(12));
+  auto e = expect_load_error([] {
+    Tokenizer::from_json(tiny_with(R"(,"added_tokens":[{"id":10,"content":"<a>"},{"id":11,"content":"<b>","lstrip":"yes"}])"),
+                         "x.json");
+  });
+  EXPECT_EQ(e.json_path(), "$.added_tokens[1].lstrip");
+  e = expect_load_error([] { Tokenizer::from_json(tiny_with(R"(,"added_tokens":[{"id":-1,"content":"<a>"}])"), "x.json"); });
+  EXPECT_EQ(e.json_path(), "$.added_tokens[0].id");
+  e = expect_load_error([] { Tokenizer::from_json(tiny_with(R"(,"added_tokens":{"id":1})"), "x.json"); });
+  EXPECT_EQ(e.json_path(), "$.added_tokens");
+}
+
 TEST(TokenizerLoad, ConfigWithIntegerBeyond64Bits) {
   // transformers writes model_max_length = 1000000000000000019884624838656.
   auto tok = Tokenizer::load(model_path("llama2"));
