@@ -73,17 +73,36 @@ bool utf8(std::string_view s) {
   return simdjson::validate_utf8(s.data(), s.size());
 }
 
-// `s` with every number read as 0, or nullopt when a number is followed by what no valid JSON
-// puts there (so "1.5.3" is not read as "0.3"): JSON's grammar sets numbers no range (Python
-// reads 44E44444 as inf, JavaScript as Infinity), simdjson refuses what a double or a 64-bit
-// integer cannot hold.
-std::optional<std::string> numbers_as_zero(std::string_view s) {
+// `s` as simdjson can check it against JSON's grammar, which is wider than what simdjson takes:
+// - every number read as 0, or nullopt when a number is followed by what no valid JSON puts there
+//   (so "1.5.3" is not read as "0.3"): the grammar sets numbers no range (Python reads 44E44444
+//   as inf, JavaScript as Infinity), simdjson refuses what a double or a 64-bit integer cannot hold;
+// - every surrogate escape (\uD800-\uDFFF) read as \u0041: the grammar takes any four hex digits
+//   (Python's json.loads and JavaScript's JSON.parse read a lone surrogate), simdjson refuses an
+//   unpaired one (found by fuzz_parse_mistral: a call's key ending in "\ud8CA").
+std::optional<std::string> as_checkable_json(std::string_view s) {
   auto digit = [&](std::size_t i) { return i < s.size() && s[i] >= '0' && s[i] <= '9'; };
+  auto surrogate_escape = [&](std::size_t i) {
+    if (i + 6 > s.size() || s[i + 1] != 'u') return false;
+    unsigned v = 0;
+    for (std::size_t k = i + 2; k < i + 6; ++k) {
+      char h = s[k];
+      int d = h >= '0' && h <= '9' ? h - '0' : h >= 'a' && h <= 'f' ? h - 'a' + 10 : h >= 'A' && h <= 'F' ? h - 'A' + 10 : -1;
+      if (d < 0) return false;
+      v = v << 4 | static_cast<unsigned>(d);
+    }
+    return v >= 0xD800 && v <= 0xDFFF;
+  };
   std::string out;
   bool in_string = false;
   for (std::size_t i = 0; i < s.size();) {
     char c = s[i];
     if (in_string) {
+      if (c == '\\' && surrogate_escape(i)) {
+        out += "\\u0041";
+        i += 6;
+        continue;
+      }
       std::size_t n = c == '\\' && i + 1 < s.size() ? 2 : 1;
       out.append(s.substr(i, n));
       in_string = c != '"';
@@ -120,7 +139,7 @@ std::optional<std::string> numbers_as_zero(std::string_view s) {
 bool json_object(const std::string& s) {
   static simdjson::dom::parser parser;
   simdjson::dom::element e;
-  auto zeroed = numbers_as_zero(s);
+  auto zeroed = as_checkable_json(s);
   return zeroed && !parser.parse(*zeroed).get(e) && e.is_object();
 }
 

@@ -415,6 +415,25 @@ TEST(Mistral, Malformed) {
   EXPECT_EQ(m.content, "[TOOL_CALLS]f[ARGS]{\"a\": ");
 }
 
+// A lone surrogate escape is JSON (any four hex digits are; Python's json.loads and JavaScript's
+// JSON.parse read it), so the call stands with its arguments as written (found by
+// fuzz_parse_mistral, whose check read it as not JSON: tests/fuzz/regressions/fuzz_parse_mistral).
+// (check() and expect_calls() test arguments with simdjson, which refuses a lone surrogate.)
+TEST(Mistral, LoneSurrogateEscapeInArguments) {
+  const std::string text = "[TOOL_CALLS]dd{\"k\\ud8CA\": 1} LI";
+  for (bool partial : {true, false}) {
+    OutputParserOptions o = opts("mistral", "none", partial);
+    ParsedMessage m = parse_output(text, o);
+    ASSERT_EQ(m.tool_calls.size(), 1u);
+    EXPECT_EQ(m.tool_calls[0].name, "dd");
+    EXPECT_EQ(m.tool_calls[0].arguments, "{\"k\\ud8CA\": 1}");
+    EXPECT_EQ(m.content, " LI");
+    std::vector<std::size_t> cuts;
+    for (std::size_t i = 1; i < text.size(); ++i) cuts.push_back(i);
+    expect_same(stream(text, o, cuts), stream(text, o, {}), "one byte at a time");
+  }
+}
+
 // ---- detection ----
 
 TEST(Detect, Templates) {
