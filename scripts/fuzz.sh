@@ -8,7 +8,9 @@
 #                                        not written; FUZZ_KEEP_DIR=DIR keeps them for a later run)
 #                                        No TARGET: every target (each parser family has one).
 #   scripts/fuzz.sh regress [TARGET...]  runs each target once over its corpus and
-#                                        tests/fuzz/regressions/<target>/ (quick: for CI)
+#                                        tests/fuzz/regressions/<target>/ (quick: for CI), and
+#                                        over FUZZ_KEEP_DIR/<target>/ when that is set (a corpus
+#                                        grown by another build, replayed under the sanitizers)
 # Any crash, sanitizer report, timeout (FUZZ_TIMEOUT seconds for one input, default 10) or
 # out-of-memory fails the run; libFuzzer writes the input to FUZZ_BUILD_DIR/artifacts/.
 set -euo pipefail
@@ -51,6 +53,7 @@ for t in "${targets[@]}"; do
   [ -d "tests/fuzz/corpus/$t" ] && seeds+=("tests/fuzz/corpus/$t")
   [ -d "tests/fuzz/regressions/$t" ] && seeds+=("tests/fuzz/regressions/$t")
   [ "$t" = fuzz_jinja ] && seeds+=(tests/data/chat_templates)
+  [ "$mode" = regress ] && [ -n "${FUZZ_KEEP_DIR:-}" ] && [ -d "$FUZZ_KEEP_DIR/$t" ] && seeds+=("$FUZZ_KEEP_DIR/$t")
   echo "fuzz: $t ($mode)"
   if [ "$mode" = regress ]; then
     [ ${#seeds[@]} -gt 0 ] || { echo "fuzz: $t has no corpus (tests/fuzz/corpus/$t/)" >&2; failed+=("$t"); continue; }
