@@ -26,7 +26,10 @@ case "$mode" in run | regress) ;; *) echo "usage: $0 run|regress [TARGET...]" >&
 
 bash scripts/apt_install.sh fuzz clang-14 libclang-rt-14-dev
 
+# FUZZ_CHECKS: the sanitizers (default address,undefined; long counting runs use `undefined` with
+# FUZZ_CXXFLAGS=-D_GLIBCXX_ASSERTIONS in a FUZZ_BUILD_DIR of their own: docs/fuzzing.md).
 cmake -S . -B "$build" -DCMAKE_C_COMPILER=clang-14 -DCMAKE_CXX_COMPILER=clang++-14 -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  -DTEXTEDGE_FUZZ_CHECKS="${FUZZ_CHECKS:-address,undefined}" -DCMAKE_CXX_FLAGS="${FUZZ_CXXFLAGS:-}" \
   -DTEXTEDGE_BUILD_FUZZERS=ON -DTEXTEDGE_BUILD_TESTS=OFF -DTEXTEDGE_BUILD_BENCHMARKS=OFF -DTEXTEDGE_BUILD_CLI=OFF \
   -DTEXTEDGE_INSTALL=OFF >/dev/null
 mkdir -p "$build/artifacts"
