@@ -112,6 +112,71 @@ TEST(BpeJson, MergeErrorsNameThePath) {
   }
 }
 
+// Large files (over kParallelMinBytes) in the layouts real files use and some they do not.
+enum Layout { kPairsOverLines, kStringLines, kMixed, kOneLine, kPairsOneLine };
+constexpr int kLayoutTokens = 12000, kLayoutMerges = 30000;
+
+std::string layout_text(Layout layout, std::mt19937& rng) {
+  std::string text = "{\n  \"model\": {\n    \"type\": \"BPE\",\n    \"vocab\": {";
+  auto token = [&](int i) {
+    std::string t = "t" + std::to_string(i);
+    if (i % 97 == 0) t += "\\\"q\\u00e9";  // escaped: unescaped into the deques
+    return t;
+  };
+  const char* nl = layout == kOneLine || layout == kPairsOneLine ? "" : "\n      ";
+  for (int i = 0; i < kLayoutTokens; ++i)
+    text += std::string(i ? "," : "") + nl + "\"" + token(i) + "\": " + std::to_string(i);
+  text += std::string(nl) + "},\n    \"merges\": [";
+  for (int i = 0; i < kLayoutMerges; ++i) {
+    std::string a = token(static_cast<int>(rng() % kLayoutTokens)), b = token(static_cast<int>(rng() % kLayoutTokens));
+    bool pair = layout == kPairsOverLines || layout == kPairsOneLine || (layout == kMixed && rng() % 2);
+    text += i ? "," : "";
+    if (!pair)
+      text += std::string(nl) + "\"" + a + " " + b + "\"";
+    else if (layout == kPairsOverLines || layout == kMixed)
+      text += "\n      [\n        \"" + a + "\",\n        \"" + b + "\"\n      ]";
+    else
+      text += "[\"" + a + "\", \"" + b + "\"]";
+  }
+  text += "\n    ]\n  }\n}\n";
+  return text;
+}
+
+// The reader's lists against simdjson's DOM of the same text (which must parse).
+::testing::AssertionResult same_as_dom(const std::string& text, const BpeLists& lists) {
+  simdjson::dom::parser parser;
+  simdjson::dom::element doc;
+  if (parser.parse(text).get(doc)) return ::testing::AssertionFailure() << "the DOM refuses what the reader read";
+  simdjson::dom::array dom_merges;
+  simdjson::dom::object dom_vocab;
+  if (doc["model"]["merges"].get_array().get(dom_merges) || doc["model"]["vocab"].get_object().get(dom_vocab))
+    return ::testing::AssertionFailure() << "no model.vocab/merges in the DOM";
+  if (lists.merges.size() != dom_merges.size() || lists.vocab.size() != dom_vocab.size())
+    return ::testing::AssertionFailure() << "sizes " << lists.merges.size() << "/" << lists.vocab.size() << " vs "
+                                         << dom_merges.size() << "/" << dom_vocab.size();
+  std::size_t i = 0;
+  for (simdjson::dom::element m : dom_merges) {
+    std::string_view a, b;
+    if (m.is_string()) {
+      std::string_view s = m.get_string();
+      a = s.substr(0, s.find(' '));
+      b = s.substr(s.find(' ') + 1);
+    } else {
+      a = m.at(0).get_string();
+      b = m.at(1).get_string();
+    }
+    if (lists.merges[i].left != a || lists.merges[i].right != b)
+      return ::testing::AssertionFailure() << "merge " << i << ": " << lists.merges[i].left << " " << lists.merges[i].right;
+    ++i;
+  }
+  i = 0;
+  for (auto field : dom_vocab) {
+    if (lists.vocab[i].text != field.key) return ::testing::AssertionFailure() << "vocab entry " << i;
+    ++i;
+  }
+  return ::testing::AssertionSuccess();
+}
+
 // A large file's merges are read by two threads, split at a line that starts an entry
 // (merges_split): the lists must be the document's, in order, in every layout: pairs over several
 // lines (whose second string also starts a line), strings one to a line, both forms mixed, escapes
@@ -119,31 +184,8 @@ TEST(BpeJson, MergeErrorsNameThePath) {
 // simdjson's DOM does; what it declines, the DOM reads.
 TEST(BpeJson, SplitMergesReadAsTheDom) {
   std::mt19937 rng(11);
-  enum Layout { kPairsOverLines, kStringLines, kMixed, kOneLine, kPairsOneLine };
   for (Layout layout : {kPairsOverLines, kStringLines, kMixed, kOneLine, kPairsOneLine}) {
-    std::string text = "{\n  \"model\": {\n    \"type\": \"BPE\",\n    \"vocab\": {";
-    const int tokens = 12000, merges = 30000;
-    auto token = [&](int i) {
-      std::string t = "t" + std::to_string(i);
-      if (i % 97 == 0) t += "\\\"q\\u00e9";  // escaped: unescaped into the deques
-      return t;
-    };
-    const char* nl = layout == kOneLine || layout == kPairsOneLine ? "" : "\n      ";
-    for (int i = 0; i < tokens; ++i)
-      text += std::string(i ? "," : "") + nl + "\"" + token(i) + "\": " + std::to_string(i);
-    text += std::string(nl) + "},\n    \"merges\": [";
-    for (int i = 0; i < merges; ++i) {
-      std::string a = token(static_cast<int>(rng() % tokens)), b = token(static_cast<int>(rng() % tokens));
-      bool pair = layout == kPairsOverLines || layout == kPairsOneLine || (layout == kMixed && rng() % 2);
-      text += i ? "," : "";
-      if (!pair)
-        text += std::string(nl) + "\"" + a + " " + b + "\"";
-      else if (layout == kPairsOverLines || layout == kMixed)
-        text += "\n      [\n        \"" + a + "\",\n        \"" + b + "\"\n      ]";
-      else
-        text += "[\"" + a + "\", \"" + b + "\"]";
-    }
-    text += "\n    ]\n  }\n}\n";
+    std::string text = layout_text(layout, rng);
     ASSERT_GE(text.size(), kParallelMinBytes);
     // Trailing spaces move the split point over every kind of line of a pair (~50 bytes).
     for (int pad = 0; pad < 160; pad += 8) {
@@ -153,31 +195,39 @@ TEST(BpeJson, SplitMergesReadAsTheDom) {
       if (layout != kMixed)
         ASSERT_TRUE(rest.has_value()) << layout << " pad " << pad;  // mixed may decline: the DOM reads it
       if (!rest) continue;
-      simdjson::dom::parser parser;
-      simdjson::dom::element doc = parser.parse(text);
-      simdjson::dom::array dom_merges = doc["model"]["merges"].get_array();
-      ASSERT_EQ(lists.merges.size(), dom_merges.size()) << layout;
-      std::size_t i = 0;
-      for (simdjson::dom::element m : dom_merges) {
-        std::string_view a, b;
-        if (m.is_string()) {
-          std::string_view s = m.get_string();
-          a = s.substr(0, s.find(' '));
-          b = s.substr(s.find(' ') + 1);
-        } else {
-          a = m.at(0).get_string();
-          b = m.at(1).get_string();
-        }
-        ASSERT_EQ(lists.merges[i].left, a) << layout << " merge " << i;
-        ASSERT_EQ(lists.merges[i].right, b) << layout << " merge " << i;
-        ++i;
-      }
+      ASSERT_TRUE(same_as_dom(text, lists)) << layout << " pad " << pad;
       // Split where lines start entries (the tail's escaped strings are unescaped apart), not on one line.
       if (layout == kPairsOverLines || layout == kStringLines)
         EXPECT_FALSE(lists.merges_tail_unescaped.empty()) << layout;
       if (layout == kOneLine || layout == kPairsOneLine) EXPECT_TRUE(lists.merges_tail_unescaped.empty()) << layout;
-      ASSERT_EQ(lists.vocab.size(), static_cast<std::size_t>(tokens));
       EXPECT_EQ(lists.vocab[97].text, "t97\"q\xC3\xA9");
+    }
+  }
+}
+
+// Corrupted large files, most corruptions near the split point: what the reader reads must be
+// what the DOM reads; where the DOM refuses the text, loading it fails with a LoadError.
+TEST(BpeJson, CorruptedLargeFilesReadAsTheDomOrFail) {
+  std::mt19937 rng(5);
+  const std::string alphabet = "{}[]\":, \n\\u0a\x80\xC3";
+  for (Layout layout : {kPairsOverLines, kStringLines}) {
+    const std::string text = layout_text(layout, rng);
+    const std::size_t merges_at = text.find("\"merges\"");
+    const std::size_t split_near = merges_at + (text.size() - merges_at) * 3 / 8;
+    for (int round = 0; round < 150; ++round) {
+      std::string bad = text;
+      for (int k = 0; k < 2; ++k) {
+        std::size_t at = round % 3 ? split_near - 2000 + rng() % 4000 : rng() % bad.size();
+        bad[at] = alphabet[rng() % alphabet.size()];
+      }
+      BpeLists lists;
+      bool read = read_bpe_lists(bad, lists).has_value();
+      simdjson::dom::parser parser;
+      if (parser.parse(bad).error()) {
+        EXPECT_THROW(Tokenizer::from_json(bad, "bad.json"), LoadError) << layout << " round " << round;
+      } else if (read) {
+        EXPECT_TRUE(same_as_dom(bad, lists)) << layout << " round " << round;
+      }
     }
   }
 }
