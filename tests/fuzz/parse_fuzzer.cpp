@@ -44,9 +44,10 @@ constexpr std::string_view kFormat = TEXTEDGE_FUZZ_FORMAT;
 
 // Formats that read text blocks of their own and drop their markers even without calls (harmony's
 // channels, gemma4's thinking channel, cohere's blocks and citation tags, apertus's deliberation,
-// gigachat3's message separator): for them only the length is checked without calls.
+// gigachat3's message separator, kimi_k3's response channel and message end): for them only the
+// length is checked without calls.
 constexpr bool kOwnMarkers = kFormat == "harmony" || kFormat == "gemma4" || kFormat == "cohere" || kFormat == "apertus" ||
-                             kFormat == "gigachat3";
+                             kFormat == "gigachat3" || kFormat == "kimi_k3";
 
 // The reasoning formats tried with this tool format.
 std::string reasoning_for(unsigned bits) {
