@@ -29,7 +29,8 @@ enum class ExprKind : std::uint8_t {
   Getitem,   // children[0], children[1]
   Slice,     // children: start, stop, step (nullptr when absent)
   Call,      // children[0] callee, args
-  Filter,    // children[0] input (nullptr in a filter block), attr = filter name, args
+  Filter,    // children[0] input (nullptr in a filter block), attr = filter name, args; op == kTrimFilter
+             // for `trim` without arguments
   Test,      // children[0] input, attr = test name, args; op == 1 when negated ("is not")
   Neg,       // children[0]
   Pos,       // children[0]
@@ -41,6 +42,10 @@ enum class ExprKind : std::uint8_t {
   Or,        // children[0], children[1]
   CondExpr,  // children: test, then, else (else may be nullptr)
 };
+
+// Expr::op of a Filter: `x | trim` without arguments, the commonest filter of chat templates,
+// applied without the filter and method dispatch by name (render.cpp).
+inline constexpr std::uint8_t kTrimFilter = 1;
 
 enum class BinOp : std::uint8_t { Add, Sub, Mul, Div, FloorDiv, Mod, Pow };
 enum class CmpOp : std::uint8_t { Eq, Ne, Lt, Le, Gt, Ge, In, NotIn };

@@ -706,6 +706,8 @@ bool str_method(Renderer& r, const Value& self, std::string_view method_name, Ar
 
 }  // namespace
 
+std::string_view strip_whitespace(std::string_view s) { return strip(s, nullptr, true, true); }
+
 bool call_method(Renderer& r, const Value& self, std::string_view name, Args& args, Value& out) {
   if (is_unsafe_method(self, name))
     raise("SecurityError", "access to attribute '" + std::string(name) + "' of '" + self.type_name() + "' object is unsafe.");

@@ -947,6 +947,7 @@ class Parser {
       n->attr = name;
       n->children.push_back(std::move(node));
       if (is_op("(")) parse_call_args(n->call);
+      if (name == "trim" && n->call.empty()) n->op = kTrimFilter;
       if (!is_known_filter(name) && !soft()) fail_at("No filter named '" + name + "'.", l, "TemplateAssertionError");
       node = std::move(n);
       start_inline = false;

@@ -880,6 +880,17 @@ Value Renderer::call_macro(const Value& macro_value, Args& args) {
 }
 
 Value Renderer::eval_filter(const Expr& e, const Frame& frame, const Value* input, bool tojson_to_output) {
+  // message.content | trim: a stored string's strip, a view of it when it is borrowed (as the
+  // filter's own path gives it, without its dispatch by name).
+  if (e.op == kTrimFilter && !input && e.children[0])
+    if (const Value* held = stored(*e.children[0], frame); held && held->is_string() && !held->is_markup()) {
+      at(e.loc);
+      step();
+      charge(*held);
+      Value out = held->substring(strip_whitespace(held->str()));
+      charge(out);
+      return out;
+    }
   // messages|length: a stored input is read in place (no arguments run in between to move it).
   if (e.children[0] && !input && e.call.empty())
     if (const Value* held = stored(*e.children[0], frame)) {

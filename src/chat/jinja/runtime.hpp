@@ -92,6 +92,8 @@ bool call_test(Renderer& r, std::string_view name, const Value& input, Args& arg
 // A method of str/list/dict; false when there is no such (safe) method.
 bool call_method(Renderer& r, const Value& self, std::string_view name, Args& args, Value& out);
 bool has_method(const Value& self, std::string_view name);
+// str.strip() without arguments (Python's whitespace), as the trim filter applies it.
+std::string_view strip_whitespace(std::string_view s);
 bool is_unsafe_method(const Value& self, std::string_view name);  // mutating list/dict methods
 // A name that getattr resolves on a dict before its keys (a method or a dunder).
 bool names_dict_attribute(std::string_view name);
