@@ -9,6 +9,7 @@
 #include <cstring>
 #include <functional>
 #include <new>
+#include <utility>
 
 #include "chat/jinja/code_points.hpp"
 #include "chat/jinja/objects.hpp"
@@ -100,10 +101,24 @@ Value Value::list(std::vector<Value> items, bool tuple) {
 
 Value Value::dict(std::vector<std::pair<Value, Value>> items) { return Value(Type::Dict, new DictObject(std::move(items))); }
 
+namespace {
+constexpr std::size_t kFirstBlock = 8192;
+// The first block of this thread's last arena, kept for its next one: a render's request takes
+// one block, and its aligned allocation and free were ~1% of a render (callgrind, Llama 3.1).
+struct SpareBlock {
+  void* block = nullptr;
+  ~SpareBlock() { ::operator delete(block, std::align_val_t{16}); }
+};
+thread_local SpareBlock spare_block;
+}  // namespace
+
 ValueArena::~ValueArena() {
   while (last_) {
     Block* previous = last_->previous;
-    ::operator delete(last_, std::align_val_t{16});  // unsized: clang before 19 lacks sized deallocation by default
+    if (last_->size == kFirstBlock && !spare_block.block)
+      spare_block.block = last_;
+    else
+      ::operator delete(last_, std::align_val_t{16});  // unsized: clang before 19 lacks sized deallocation by default
     last_ = previous;
   }
 }
@@ -111,9 +126,15 @@ ValueArena::~ValueArena() {
 void ValueArena::grow(std::size_t size) {
   // Blocks double from 8 KiB (a chat request's values take a few KiB), so a large request
   // takes a few blocks at most.
-  std::size_t block = std::max<std::size_t>(size, last_ ? last_->size * 2 : 8192);
+  std::size_t block = std::max<std::size_t>(size, last_ ? last_->size * 2 : kFirstBlock);
   static_assert(sizeof(Block) == 16);
-  auto* b = static_cast<Block*>(::operator new(block + sizeof(Block), std::align_val_t{16}));
+  void* memory;
+  if (block == kFirstBlock && spare_block.block) {
+    memory = std::exchange(spare_block.block, nullptr);
+  } else {
+    memory = ::operator new(block + sizeof(Block), std::align_val_t{16});
+  }
+  auto* b = static_cast<Block*>(memory);
   *b = Block{last_, block};
   last_ = b;
   next_ = reinterpret_cast<char*>(b + 1);
