@@ -501,6 +501,30 @@ static bool compare_values(CmpOp op, const Value& left, const Value& right) {
 
 bool Renderer::compare(const Expr& e, const Frame& frame) {
   if (e.ops.size() == 1 && e.children[1]->kind == ExprKind::Const) {  // message.role == 'user'
+    const Value& right = e.children[1]->value;
+    CmpOp op = e.ops[0];
+    // A dict entry of a variable against a string, the commonest test of chat templates (DeepSeek
+    // V3's has six a message): read without operand()'s and stored()'s walk; anything else (not a
+    // dict, no such key) takes the general path below.
+    const Expr& l = *e.children[0];
+    if ((op == CmpOp::Eq || op == CmpOp::Ne) && right.is_string() && l.children.size() >= 1 &&
+        l.children[0]->kind == ExprKind::Name) {
+      std::string_view key;
+      bool keyed = false;
+      if (l.kind == ExprKind::Getitem && l.children[1]->kind == ExprKind::Const && l.children[1]->value.is_string()) {
+        key = l.children[1]->value.str();
+        keyed = true;
+      } else if (l.kind == ExprKind::Getattr && l.op && l.loop_attr == LoopAttr::Other) {  // a dict's key first
+        key = l.attr;
+        keyed = true;
+      }
+      if (keyed)
+        if (const Value* base = frame.find(l.children[0]->name); base && base->is_dict())
+          if (const Value* v = base->dict().find(key); v && v->is_string()) {
+            at(e.loc);
+            return same_text(v->str(), right.str()) == (op == CmpOp::Eq);
+          }
+    }
     Value scratch;
     const Value& left = operand(*e.children[0], frame, scratch);
     at(e.loc);
