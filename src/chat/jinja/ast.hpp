@@ -31,7 +31,7 @@ enum class ExprKind : std::uint8_t {
   Call,      // children[0] callee, args
   Filter,    // children[0] input (nullptr in a filter block), attr = filter name, args; op == kTrimFilter
              // for `trim` without arguments
-  Test,      // children[0] input, attr = test name, args; op == 1 when negated ("is not")
+  Test,      // children[0] input, attr = test name, args ("is not" wraps it in a Not); op: a TypeTest
   Neg,       // children[0]
   Pos,       // children[0]
   Not,       // children[0]
@@ -46,6 +46,9 @@ enum class ExprKind : std::uint8_t {
 // Expr::op of a Filter: `x | trim` without arguments, the commonest filter of chat templates,
 // applied without the filter and method dispatch by name (render.cpp).
 inline constexpr std::uint8_t kTrimFilter = 1;
+// Expr::op of a Test without arguments that reads only its input's type (`x is none`, `x is
+// defined`, ...), applied to a stored value without the test dispatch by name (render.cpp).
+enum TypeTest : std::uint8_t { kByName = 0, kIsNone, kIsDefined, kIsUndefined, kIsString, kIsMapping };
 
 enum class BinOp : std::uint8_t { Add, Sub, Mul, Div, FloorDiv, Mod, Pow };
 enum class CmpOp : std::uint8_t { Eq, Ne, Lt, Le, Gt, Ge, In, NotIn };

@@ -974,6 +974,9 @@ class Parser {
       ExprPtr arg = parse_primary();
       n->call.args.push_back(parse_postfix(std::move(arg)));
     }
+    if (n->call.empty())
+      n->op = name == "none" ? kIsNone : name == "defined" ? kIsDefined : name == "undefined" ? kIsUndefined
+            : name == "string" ? kIsString : name == "mapping" ? kIsMapping : kByName;
     if (!is_known_test(name) && !soft()) fail_at("No test named '" + name + "'.", l, "TemplateAssertionError");
     if (!negated) return n;
     auto no = make(ExprKind::Not, l);

@@ -765,6 +765,7 @@ Value Renderer::eval(const Expr& e, const Frame& frame) {
 
 void Renderer::eval_args(const CallArgs& call, const Frame& frame, Args& out) {
   out.pos.reserve(call.args.size());
+  out.kw.reserve(call.kwargs.size());  // namespace(a=.., b=.., ...): one allocation, not one a doubling
   for (auto& a : call.args) out.pos.push_back(eval(*a, frame));
   for (auto& [k, v] : call.kwargs) out.kw.emplace_back(k, eval(*v, frame));
   if (call.dyn_args) {
@@ -953,9 +954,28 @@ Value Renderer::filter(std::string_view name, const Value& input, Args& args, bo
 bool Renderer::eval_test(const Expr& e, const Frame& frame) {
   if (e.call.empty())
     if (const Value* held = stored(*e.children[0], frame)) {
-      Args none;
       at(e.loc);
-      return test(e.attr, *held, none);
+      switch (e.op) {  // message.content is none: the type alone, without the dispatch by name
+        case kIsNone:
+          step();
+          return held->is_none();
+        case kIsDefined:
+          step();
+          return !held->is_undefined();
+        case kIsUndefined:
+          step();
+          return held->is_undefined();
+        case kIsString:
+          step();
+          return held->is_string();
+        case kIsMapping:
+          step();
+          return held->is_dict();
+        default: {
+          Args none;
+          return test(e.attr, *held, none);
+        }
+      }
     }
   Value in = eval(*e.children[0], frame);
   Args args;
