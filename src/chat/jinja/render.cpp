@@ -692,7 +692,7 @@ Value Renderer::eval(const Expr& e, const Frame& frame) {
       return Value(!truth(*e.children[0], frame));
     case ExprKind::Binary: {
       if (e.op == static_cast<std::uint8_t>(BinOp::Add)) {  // one buffer for the chain's text
-        std::string text;
+        std::string text = spare_string();
         const Expr* first = &e;
         while (first->kind == ExprKind::Binary && first->op == e.op) first = first->children[0].get();
         if (first->kind == ExprKind::Const && first->value.is_string()) text.reserve(128);  // room for most

@@ -39,7 +39,33 @@ ObjectCache::~ObjectCache() {
       block = next;
     }
 }
+// Buffers of released strings (16 B to 4 KiB of room), for spare_string().
+struct SpareStrings {
+  static constexpr int kMax = 8;
+  std::string strings[kMax];
+  int count = 0;
+  ~SpareStrings();
+};
+thread_local bool t_spare_strings_gone = false;  // trivially destructible: valid while the thread exits
+thread_local SpareStrings t_spare_strings;
+SpareStrings::~SpareStrings() { t_spare_strings_gone = true; }
 }  // namespace
+
+std::string spare_string() noexcept {
+  if (t_spare_strings_gone) return {};
+  SpareStrings& spare = t_spare_strings;
+  if (spare.count == 0) return {};
+  return std::move(spare.strings[--spare.count]);  // the slot is left empty, without a buffer
+}
+
+StringObject::~StringObject() {
+  std::size_t room = value.capacity();
+  if (room < 16 || room > 4096 || t_spare_strings_gone) return;
+  SpareStrings& spare = t_spare_strings;
+  if (spare.count == SpareStrings::kMax) return;
+  value.clear();
+  spare.strings[spare.count++] = std::move(value);  // takes the buffer (the slot had none)
+}
 
 void* allocate_object(std::size_t size) {
   std::size_t c = (size - 1) / kGranule;

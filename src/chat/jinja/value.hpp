@@ -220,9 +220,15 @@ class Value {
   } u_;
 };
 
+// An empty string with room from this thread's spare buffers (those of released strings), or a
+// plain empty one: a render builds and drops a string at each `set x = a + b`, which cost a malloc
+// and a free each.
+std::string spare_string() noexcept;
+
 class StringObject final : public Object {
  public:
   StringObject(std::string s, bool markup) : value(std::move(s)), markup(markup) {}
+  ~StringObject() override;  // its buffer goes to the spare ones
   std::string value;
   bool markup;
 };
