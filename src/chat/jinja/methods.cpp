@@ -208,6 +208,10 @@ void bounds(Str s, const Value* start, const Value* end, std::size_t& b0, std::s
 }
 
 bool is_ws_at(Str s, std::size_t i, std::size_t& len) {
+  if (auto c = static_cast<unsigned char>(s[i]); c < 0x80) {  // str.isspace(): \t-\r, 0x1c-0x1f, ' '
+    len = 1;
+    return c == ' ' || (c >= '\t' && c <= '\r') || (c >= 0x1c && c <= 0x1f);
+  }
   std::size_t j = i;
   char32_t cp = decode_utf8(s, j);
   len = j - i;
