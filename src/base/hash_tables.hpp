@@ -191,6 +191,11 @@ class U32Set {
       if (slots_[i] == kEmpty) return false;
     }
   }
+  template <class F>
+  void for_each(F f) const {
+    for (std::uint32_t k : slots_)
+      if (k != kEmpty) f(k);
+  }
 
  private:
   static constexpr std::uint32_t kEmpty = 0xFFFFFFFFu;

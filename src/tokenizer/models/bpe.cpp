@@ -255,7 +255,25 @@ BpeModel BpeModel::from_json(const Json& model, bool byte_level, const BpeLists*
           m.has_token_[t.id] = true;
         }
         m.tokens_ = StringList(tokens);
+        // The raw bytes of byte-level tokens here, where the other thread's vocabulary table
+        // takes longer than the token list (Llama 3.1 3.5 against 1.4 ms, DeepSeek V3 3.7-4.3
+        // against 1.5, timed inside one load).
+        if (byte_level) {
+          std::string raw;
+          m.raw_bytes_.reserve(size, key_bytes);
+          for (std::size_t id = 0; id < size; ++id)
+            m.raw_bytes_.push_back(alphabet_to_bytes(tokens[id], raw) ? std::string_view(raw) : std::string_view());
+        }
       });
+  std::fill(std::begin(m.byte_ids_), std::end(m.byte_ids_), -1);
+  if (byte_level) {
+    std::string alphabet_char;
+    for (int b = 0; b < 256; ++b) {
+      alphabet_char.clear();
+      append_utf8(alphabet_char, byte_to_unicode(static_cast<unsigned char>(b)));
+      if (auto id = m.json_vocab_.find(alphabet_char)) m.byte_ids_[b] = *id;
+    }
+  }
 
   std::fill(std::begin(m.byte_fallback_ids_), std::end(m.byte_fallback_ids_), -1);
   for (int b = 0; b < 256; ++b) {
@@ -340,17 +358,20 @@ BpeModel BpeModel::from_json(const Json& model, bool byte_level, const BpeLists*
 
   m.split_before_metaspace_ = track_metaspace && m.json_vocab_.find(kMetaspace).has_value();
   std::vector<std::uint32_t> first_rank_with;
-  // The merge table on this thread; the small per-character tables on the other. Byte-level
-  // models' cuts (prepare_byte_level_cuts) need the raw bytes the helper makes first: on two
-  // threads this one makes them once its merge table is done and the helper says the bytes are
-  // (gpt-oss, callgrind: the helper's share was 124M instructions against this thread's 45M, the
-  // cuts 32M of it).
-  const bool parallel = resolved.size() >= kParallelMinItems;
-  const bool cuts_here = parallel && byte_level;
-  enum : int { kPending, kBytesMade, kHelperFailed };
-  std::atomic<int> helper_state{kPending};
+  // The merge table on this thread, the per-character tables on the other; then each takes
+  // ranges of token ids for the byte-level cuts until none is left (their share differs by
+  // model: DeepSeek V3's vocabulary, full of CJK, makes them as long as its merge table).
+  const bool cuts = m.cuts_apply();
+  Cuts cut_parts[2];
+  std::atomic<std::size_t> next_cut{0};
+  auto take_cuts = [&](Cuts& part) {
+    constexpr std::size_t kRange = 4096;
+    if (!cuts) return;
+    for (std::size_t begin; (begin = next_cut.fetch_add(kRange, std::memory_order_relaxed)) < size;)
+      m.add_cuts(begin, std::min(size, begin + kRange), part);
+  };
   run_in_parallel(
-      parallel,
+      resolved.size() >= kParallelMinItems,
       [&] {
         m.merges_.reserve(resolved.size());
         m.rank_count_ = static_cast<std::uint32_t>(resolved.size());
@@ -364,43 +385,13 @@ BpeModel BpeModel::from_json(const Json& model, bool byte_level, const BpeLists*
             for (TokenId side : {resolved[rank].left, resolved[rank].right})
               first_rank_with[side] = std::min<std::uint32_t>(first_rank_with[side], static_cast<std::uint32_t>(rank));
         }
-        if (cuts_here) {
-          helper_state.wait(kPending, std::memory_order_acquire);
-          if (helper_state.load(std::memory_order_acquire) == kBytesMade) m.prepare_byte_level_cuts();
-        }
+        take_cuts(cut_parts[0]);
       },
       [&] {
-        struct Signal {  // also when this throws: the other thread waits for it
-          std::atomic<int>& state;
-          void set(int v) {
-            if (state.load(std::memory_order_relaxed) != kPending) return;
-            state.store(v, std::memory_order_release);
-            state.notify_one();
-          }
-          ~Signal() { set(kHelperFailed); }
-        } signal{helper_state};
-        // The raw bytes of byte-level tokens here rather than beside the token list above: that
-        // thread had twice this one's work there, this one half the merge table's here (Llama
-        // 3.1's loading thread waited ~60M instructions on the helper over the two steps).
-        std::string raw;
-        if (byte_level) {
-          m.raw_bytes_.reserve(size, key_bytes);
-          for (std::size_t id = 0; id < size; ++id)
-            m.raw_bytes_.push_back(alphabet_to_bytes(tokens[id], raw) ? std::string_view(raw) : std::string_view());
-        }
-        std::fill(std::begin(m.byte_ids_), std::end(m.byte_ids_), -1);
-        if (byte_level) {
-          std::string alphabet_char;
-          for (int b = 0; b < 256; ++b) {
-            alphabet_char.clear();
-            append_utf8(alphabet_char, byte_to_unicode(static_cast<unsigned char>(b)));
-            if (auto id = m.json_vocab_.find(alphabet_char)) m.byte_ids_[b] = *id;
-          }
-        }
-        signal.set(kBytesMade);
         // Raw-bytes keys are only looked up whole (ignore_merges): the id's raw bytes made above
         // when the entry is the id's token (not a duplicate's).
         if (byte_level && m.ignore_merges_) {
+          std::string raw;
           m.vocab_.reserve(lists.vocab.size(), key_bytes);
           for (const auto& t : lists.vocab) {
             if (!t.text.empty() && tokens[t.id].data() == t.text.data()) {
@@ -421,18 +412,19 @@ BpeModel BpeModel::from_json(const Json& model, bool byte_level, const BpeLists*
               m.bmp_ids_[cp] = static_cast<std::int32_t>(*m.json_vocab_.find(token));
           }
         }
-        if (!cuts_here) m.prepare_byte_level_cuts();
         // Here rather than after both (it reads the token list and bmp_ids_, not the merge
         // table): Gemma 3's loading thread ran it alone, 43M instructions.
         m.prepare_word_splitting();
+        take_cuts(cut_parts[1]);
       });
+  m.set_cuts(cuts, cut_parts);
   m.prepare_character_tokens(first_rank_with);
   return m;
 }
 
 namespace {
 // The character at p when it is a whole one (a lead byte and its continuation bytes, as
-// prepare_byte_level_cuts reads tokens) in the BMP beyond ASCII with its shortest encoding
+// add_cuts reads tokens) in the BMP beyond ASCII with its shortest encoding
 // (so the code point names the bytes); else 0. `length`: the bytes of the unit at p either way.
 char32_t cuttable_character(const unsigned char* s, std::size_t n, std::size_t p, std::size_t& length) {
   unsigned char lead = s[p];
@@ -501,14 +493,20 @@ void BpeModel::prepare_character_tokens(const std::vector<std::uint32_t>& first_
   }
 }
 
-void BpeModel::prepare_byte_level_cuts() {
-  cut_words_ = false;
-  if (!byte_level_) return;
+bool BpeModel::cuts_apply() const {
+  if (!byte_level_) return false;
   for (std::int64_t id : byte_ids_)
-    if (id < 0) return;  // unknown tokens' strings are not the text's bytes
-  no_cut_after_.assign(kUnitKeys / 64, 0);
-  no_cut_before_.assign(kUnitKeys / 64, 0);
-  partial_junctions_.assign(0x10000 / 64, 0);
+    if (id < 0) return false;  // unknown tokens' strings are not the text's bytes
+  return true;
+}
+
+void BpeModel::add_cuts(std::size_t begin, std::size_t end, Cuts& part) const {
+  if (part.no_cut_after.empty()) {
+    part.no_cut_after.assign(kUnitKeys / 64, 0);
+    part.no_cut_before.assign(kUnitKeys / 64, 0);
+    part.partial_junctions.assign(0x10000 / 64, 0);
+    part.held_pairs.reserve(1 << 14);
+  }
   auto set = [](std::vector<std::uint64_t>& bits, std::uint32_t i) { bits[i >> 6] |= std::uint64_t{1} << (i & 63); };
   // A token's bytes as units read as next_cut reads text: whole characters (cp: their code
   // point when cuttable_character, else 0) and bytes on their own (parts: of a character the
@@ -518,8 +516,7 @@ void BpeModel::prepare_byte_level_cuts() {
     bool whole;
     unsigned char first, last;
   };
-  held_pairs_.reserve(1 << 15);
-  for (std::size_t id = 0; id < raw_bytes_.size(); ++id) {
+  for (std::size_t id = begin; id < end; ++id) {
     std::string_view t = raw_bytes_[id];
     const auto* u = reinterpret_cast<const unsigned char*>(t.data());
     std::size_t i = 0;
@@ -532,19 +529,41 @@ void BpeModel::prepare_byte_level_cuts() {
       // Between a and b, unless b continues a character (the text has no boundary there).
       if (p > 0 && (b.first & 0xC0) != 0x80) {
         if (a.whole && b.whole) {
-          if (a.cp && b.cp) held_pairs_.insert(a.cp << 16 | b.cp);
+          if (a.cp && b.cp) part.held_pairs.insert(a.cp << 16 | b.cp);
         } else if (a.whole) {
-          set(no_cut_after_, unit_key(a.cp, a.first));
+          set(part.no_cut_after, unit_key(a.cp, a.first));
         } else if (b.whole) {
-          set(no_cut_before_, unit_key(b.cp, b.first));
+          set(part.no_cut_before, unit_key(b.cp, b.first));
         } else {
-          set(partial_junctions_, std::uint32_t{a.last} << 8 | b.first);
+          set(part.partial_junctions, std::uint32_t{a.last} << 8 | b.first);
         }
       }
       a = b;
     }
   }
-  cut_words_ = true;
+}
+
+void BpeModel::set_cuts(bool apply, Cuts (&parts)[2]) {
+  cut_words_ = apply;
+  if (!apply) return;
+  // The parts' union: a part that took no range is empty.
+  Cuts& into = parts[0].no_cut_after.empty() ? parts[1] : parts[0];
+  Cuts& other = &into == &parts[0] ? parts[1] : parts[0];
+  if (into.no_cut_after.empty()) {  // no tokens at all
+    into.no_cut_after.assign(kUnitKeys / 64, 0);
+    into.no_cut_before.assign(kUnitKeys / 64, 0);
+    into.partial_junctions.assign(0x10000 / 64, 0);
+  }
+  if (!other.no_cut_after.empty()) {
+    for (std::size_t i = 0; i < into.no_cut_after.size(); ++i) into.no_cut_after[i] |= other.no_cut_after[i];
+    for (std::size_t i = 0; i < into.no_cut_before.size(); ++i) into.no_cut_before[i] |= other.no_cut_before[i];
+    for (std::size_t i = 0; i < into.partial_junctions.size(); ++i) into.partial_junctions[i] |= other.partial_junctions[i];
+    other.held_pairs.for_each([&](std::uint32_t pair) { into.held_pairs.insert(pair); });
+  }
+  no_cut_after_ = std::move(into.no_cut_after);
+  no_cut_before_ = std::move(into.no_cut_before);
+  partial_junctions_ = std::move(into.partial_junctions);
+  held_pairs_ = std::move(into.held_pairs);
 }
 
 std::size_t BpeModel::next_cut(std::string_view word, std::size_t from) const {
@@ -991,7 +1010,7 @@ void BpeModel::encode_segment(std::string_view word, std::vector<TokenId>& out, 
     }
   }
   // Long words of byte-level vocabularies (CJK and Thai runs) are cut where no merge can cross
-  // (prepare_byte_level_cuts), so their pieces hit the word cache and merge in short scans.
+  // (add_cuts), so their pieces hit the word cache and merge in short scans.
   //
   // Performance note: bench encode on bench2.txt, one thread, best of three alternating rounds
   // (2026-12-03, fuzzers stopped): qwen3 23.1 -> 27.7 MB/s, deepseek_v3 22.6 -> 26.8, gptoss

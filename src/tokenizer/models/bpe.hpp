@@ -116,7 +116,14 @@ class BpeModel {
   std::vector<std::uint64_t> no_cut_after_, no_cut_before_;  // bitsets over the BMP
   std::vector<std::uint64_t> partial_junctions_;              // bitset over byte pairs
   U32Set held_pairs_;                                         // A << 16 | B
-  void prepare_byte_level_cuts();
+  // The tables above, made by both loading threads over ranges of token ids and merged.
+  struct Cuts {
+    std::vector<std::uint64_t> no_cut_after, no_cut_before, partial_junctions;
+    U32Set held_pairs;
+  };
+  bool cuts_apply() const;                                   // byte-level, every byte a token
+  void add_cuts(std::size_t begin, std::size_t end, Cuts& part) const;  // tokens [begin, end)
+  void set_cuts(bool apply, Cuts (&parts)[2]);
   // Byte-level: BMP character -> the token it may start as (kNoToken: its bytes); see
   // prepare_character_tokens. Empty without the cut tables.
   static constexpr TokenId kNoToken = 0xFFFFFFFFu;
