@@ -689,6 +689,37 @@ std::size_t BpeModel::initial_symbols(std::string_view word, std::vector<TokenId
     if (symbols.size() < word.size()) symbols.resize(std::max<std::size_t>(word.size(), 256));
     return byte_level_symbols(word, symbols.data(), character_tokens);
   }
+  // SentencePiece words (no subword prefix or suffix; a table gives each BMP character's token):
+  // a symbol a character written in place, as byte-level words are, while every character has a
+  // token of its own; at the first that has none the loop below starts over. Performance note
+  // (callgrind, 300 KB of bench.txt / bench2.txt, ids the same): Gemma 3 42.8M -> 41.8M and
+  // 46.0M -> 45.2M instructions, Llama 2 36.7M -> 36.1M and 39.6M -> 39.2M; bench encode on 1 MB
+  // of bench.txt, four alternating rounds: Gemma 3 +2.0%, Llama 2 +0.6% (noise is ~2%).
+  if (!bmp_ids_.empty() && continuing_subword_prefix_.empty() && end_of_word_suffix_.empty()) {
+    if (symbols.size() < word.size()) symbols.resize(std::max<std::size_t>(word.size(), 256));
+    TokenId* const first = symbols.data();
+    TokenId* out = first;
+    const auto* s = reinterpret_cast<const unsigned char*>(word.data());
+    std::size_t i = 0;
+    while (i < word.size()) {
+      unsigned char lead = s[i];
+      std::int32_t id;
+      std::size_t length = 1;
+      if (lead < 0x80) {
+        id = bmp_ids_[lead];
+      } else if (lead < 0xF0) {
+        std::size_t j = i;
+        id = bmp_ids_[next_code_point(word, j)];
+        length = std::min<std::size_t>(utf8_length(lead), word.size() - i);
+      } else {
+        break;
+      }
+      if (id < 0) break;
+      *out++ = static_cast<TokenId>(id);
+      i += length;
+    }
+    if (i == word.size()) return static_cast<std::size_t>(out - first);
+  }
   symbols.clear();
   // Character mode (SentencePiece-style vocabularies).
   bool pending_unk = false;  // an unknown run not yet emitted (fuse_unk)
