@@ -525,6 +525,28 @@ bool Renderer::compare(const Expr& e, const Frame& frame) {
             return same_text(v->str(), right.str()) == (op == CmpOp::Eq);
           }
     }
+    // loop.index0 == 0, loop.index > 1: the position against an integer, without a Value.
+    if (right.is_int() && op != CmpOp::In && op != CmpOp::NotIn && l.kind == ExprKind::Getattr && l.op &&
+        l.loop_attr >= LoopAttr::Index && l.loop_attr <= LoopAttr::Revindex0 && l.children[0]->kind == ExprKind::Name)
+      if (const Value* base = frame.find(l.children[0]->name))
+        if (const auto* loop = as<LoopObject>(*base, ObjectKind::Loop)) {
+          auto i = static_cast<std::int64_t>(loop->index0), n = static_cast<std::int64_t>(loop->items().size());
+          std::int64_t a = l.loop_attr == LoopAttr::Index    ? i + 1
+                           : l.loop_attr == LoopAttr::Index0 ? i
+                           : l.loop_attr == LoopAttr::Revindex ? n - i
+                                                                : n - i - 1;
+          std::int64_t b = right.as_int();
+          at(e.loc);
+          switch (op) {
+            case CmpOp::Eq: return a == b;
+            case CmpOp::Ne: return a != b;
+            case CmpOp::Lt: return a < b;
+            case CmpOp::Le: return a <= b;
+            case CmpOp::Gt: return a > b;
+            case CmpOp::Ge: return a >= b;
+            default: break;
+          }
+        }
     Value scratch;
     const Value& left = operand(*e.children[0], frame, scratch);
     at(e.loc);
