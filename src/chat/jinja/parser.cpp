@@ -1122,6 +1122,15 @@ ParsedTemplate parse(std::vector<Token> tokens) {
   ParsedTemplate t = Parser(std::move(tokens)).run();
   t.undeclared = UndeclaredFinder(t.names).run(t.body);
   for (NameId i = 0; i < t.names.size(); ++i) t.ids.emplace(t.names[i], i);
+  std::size_t slots = 16;
+  while (slots < 2 * t.ids.size()) slots *= 2;
+  t.id_slots.assign(slots, {});
+  for (const auto& [name, id] : t.ids)
+    for (std::size_t i = (ParsedTemplate::slot_hash(name) >> 7) & (slots - 1);; i = (i + 1) & (slots - 1))
+      if (!t.id_slots[i].first.data()) {
+        t.id_slots[i] = {name, id};
+        break;
+      }
   return t;
 }
 

@@ -113,14 +113,11 @@ Renderer::Renderer(const ParsedTemplate& t, const RenderLimits& limits)
     : t_(t), limits_(limits), stack_floor_(stack_floor(reinterpret_cast<std::uintptr_t>(__builtin_frame_address(0)))) {}
 
 std::string Renderer::run(std::span<const Variable> variables, std::size_t reserve) {
-  const auto& ids = t_.ids;
   Ref<Frame> root(new Frame(Ref<Frame>()));
   FrameScope scope{root};
   root->vars.reserve(variables.size() + 8);  // the variables, and room for a few set at the top level
-  for (auto& [name, value] : variables) {
-    auto it = ids.find(name);
-    if (it != ids.end()) root->set(it->second, value);
-  }
+  for (auto& [name, value] : variables)
+    if (const NameId* id = t_.find_id(name)) root->set(*id, value);
   std::string out;
   // Slack over the last render's size: tojson writing into the output asks for room ahead.
   out.reserve(reserve + reserve / 4 + 1024);
