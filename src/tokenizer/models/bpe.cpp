@@ -6,6 +6,8 @@
 #include <cstdio>
 #include <cstring>
 #include <span>
+#include <string>
+#include <vector>
 
 #include "base/run_in_parallel.hpp"
 #include "base/utf8.hpp"
@@ -86,17 +88,41 @@ constexpr std::uint8_t kInLong = 0xFE;
 constexpr std::size_t kShortSlots = 1 << 16;
 constexpr std::size_t kLongSlots = 1 << 13;
 
+// Words longer than a CachedWord holds, up to kLongerBytes: SentencePiece keeps an indented
+// line's run of "\u2581" and its first word in one segment (llama2: "\u2581"x20 + "return", 66
+// bytes), code repeats its indentation, and uncached each was merged again by an O(n^2) scan.
+// Direct-mapped like the others; an entry keeps its strings' capacity, so a warm cache does not
+// allocate; made at the first such word, at most ~2.6 MB (1024 words of 512 bytes and 512 ids).
+// HF tokenizers caches words shorter than 256 bytes (MAX_LENGTH, utils/cache.rs).
+//
+// Performance note (callgrind, the instructions of a second pass over the first 350 KB of each
+// corpus in one process, minus the first): bench.txt llama2 31.8M -> 29.9M, gemma3 38.4M -> 36.4M,
+// qwen3 32.1M -> 30.9M, llama3_1 30.1M -> 28.9M; bench2.txt (long CJK and Thai runs, cached whole
+// rather than cut and looked up piece by piece) qwen3 56.3M -> 51.5M, llama3_1 50.2M -> 44.7M,
+// llama2 -3%, gemma3 -2%. The first pass pays for the entries' strings: +0.5% on bench.txt, +3%
+// on bench2.txt. llama2's merge_by_scan over 1 MB of bench.txt: 9.8M -> 6.2M instructions a warm
+// pass (2026-12-04).
+struct LongerWord {
+  std::uint64_t hash = 0;
+  std::string key;
+  std::vector<TokenId> ids;
+};
+constexpr std::size_t kLongerSlots = 1 << 10;
+constexpr std::size_t kLongerBytes = 512;
+
 struct WordCache {
   std::uint64_t owner = 0;
   std::unique_ptr<ShortWord[]> short_words;
   std::unique_ptr<CachedWord[]> long_words;
+  std::unique_ptr<LongerWord[]> longer_words;  // made at a first word that needs it
 };
 
 // Where a word's ids go in the cache: its short entry (words up to 14 bytes), its long entry
-// (words up to 54 bytes), neither (longer words).
+// (words up to 54 bytes), its longer entry (up to kLongerBytes), none (longer words).
 struct CacheSpot {
   ShortWord* short_word = nullptr;
   CachedWord* long_word = nullptr;
+  LongerWord* longer_word = nullptr;
 };
 
 WordCache& cache_for(std::uint64_t owner) {
@@ -112,6 +138,8 @@ WordCache& cache_for(std::uint64_t owner) {
   }
   for (std::size_t i = 0; i < kShortSlots; ++i) c.short_words[i].key_length = kEmpty;
   for (std::size_t i = 0; i < kLongSlots; ++i) c.long_words[i].key_length = kEmpty;
+  if (c.longer_words)
+    for (std::size_t i = 0; i < kLongerSlots; ++i) c.longer_words[i].key.clear();
   c.owner = owner;
   return c;
 }
@@ -135,6 +163,12 @@ bool same_bytes(const char* key, std::string_view word) {
 
 // Keeps `word`'s ids at its spot (none: the word is too long), if they fit.
 void remember(const CacheSpot& spot, std::uint64_t hash, std::string_view word, std::span<const TokenId> ids) {
+  if (LongerWord* w = spot.longer_word) {
+    w->hash = hash;
+    w->key.assign(word);
+    w->ids.assign(ids.begin(), ids.end());
+    return;
+  }
   if (ShortWord* s = spot.short_word) {
     if (ids.size() > sizeof(CachedWord::ids) / sizeof(TokenId)) return;
     s->check = static_cast<std::uint32_t>(hash >> 32);
@@ -1026,6 +1060,16 @@ void BpeModel::encode_segment(std::string_view word, std::vector<TokenId>& out, 
     CachedWord* l = slot.long_word = &cache.long_words[hash & (kLongSlots - 1)];
     if (long_look && l->key_length == word.size() && l->hash == hash && same_bytes(l->key, word)) {
       out.insert(out.end(), l->ids, l->ids + l->id_count);
+      return;
+    }
+  } else if (word.size() <= kLongerBytes) {
+    hash = hash_bytes(word);
+    if (piece && ignore_merges_) hash = ~hash;
+    WordCache& cache = cache_for(cache_owner_);
+    if (!cache.longer_words) cache.longer_words = std::make_unique<LongerWord[]>(kLongerSlots);
+    LongerWord* w = slot.longer_word = &cache.longer_words[hash & (kLongerSlots - 1)];
+    if (w->hash == hash && std::string_view(w->key) == word) {
+      out.insert(out.end(), w->ids.begin(), w->ids.end());
       return;
     }
   } else if (whole_word_first) {
