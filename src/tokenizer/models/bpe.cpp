@@ -74,7 +74,7 @@ struct ShortWord {
 static_assert(sizeof(ShortWord) == 32);
 constexpr std::uint8_t kEmpty = 0xFF;
 constexpr std::uint8_t kInLong = 0xFE;
-// 64k short entries and 8k long ones (3 MB a thread and model). A direct-mapped cache of 16k
+// 64k short entries and 32k long ones (6 MB a thread and model; below). A direct-mapped cache of 16k
 // 128-byte entries (2 MB) missed 143.7k times on bench2.txt's 418k qwen3 words (85.1k distinct),
 // these 108.2k times (replayed in Python; 64k long entries: 110.3k). bench encode, best of three
 // alternating rounds against 16k long entries (2026-12-03, with the symbols written in place):
@@ -85,8 +85,15 @@ constexpr std::uint8_t kInLong = 0xFE;
 // less recent one replaced (same size) missed fewer repeated words on bench2.txt (qwen3 59.3k ->
 // 53.8k of 137k misses, gemma3 20.9k -> 16.3k) but was no faster (bench encode, best of three:
 // -1 to +1% on bench2.txt, -2 to -6% on bench.txt): dropped.
+// Since 2026-12-04: 32k long entries (4 MB; 8k before): words of 15-54 bytes (and short ones with
+// more than 3 ids) are much of bench2.txt's CJK, Thai and code, and 8k entries kept too few of a
+// text's distinct ones. A second pass over 350 KB of bench2.txt (callgrind): llama2 41.3M -> 36.8M
+// instructions, gemma3 47.2M -> 42.6M, qwen3 48.1M -> 44.5M; of bench.txt -0.8 to -2.5%; first
+// passes unchanged. bench encode, best of two alternating rounds, against 8k entries: bench2.txt
+// qwen3 +19%, gemma3 +10%, gptoss +12%, deepseek_v3 +8%, llama2 +2%, llama3_1 -5%; bench.txt +3
+// to +25% (this machine moves a run by 10%). 16k entries gave about half the instructions' gain.
 constexpr std::size_t kShortSlots = 1 << 16;
-constexpr std::size_t kLongSlots = 1 << 13;
+constexpr std::size_t kLongSlots = 1 << 15;
 
 // Words longer than a CachedWord holds, up to kLongerBytes: SentencePiece keeps an indented
 // line's run of "\u2581" and its first word in one segment (llama2: "\u2581"x20 + "return", 66
