@@ -71,6 +71,9 @@ class BpeModel {
   // from whole words, which a token of the same bytes would end).
   void encode_segment(std::string_view segment, std::vector<TokenId>& out, bool whole_word_first = false,
                       bool piece = false) const;
+  // A whole word's (not a piece's) ids from the short entries of the word cache, appended: false
+  // when they are not there (then encode_segment).
+  bool append_if_cached(std::string_view word, std::vector<TokenId>& out) const;
   // SentencePiece texts arrive as one long word; see split_before_metaspace_.
   bool may_split_after(char32_t c) const;
   // The n symbols at `symbols` merged in place: how many remain.
