@@ -45,13 +45,13 @@ struct Classifier {
   const UnicodeTable* table;
   Classifier() : table(&UnicodeTable::get()) {
     for (unsigned c = 0; c < 32; ++c) by_category[c] = classes_of_category(static_cast<Category>(c));
-    for (char32_t c = 0; c < 128; ++c) ascii[c] = of_non_ascii(c);
+    for (char32_t c = 0; c < 128; ++c) ascii[c] = of_non_ascii(c) | (c == '\r' || c == '\n' ? kNewline : 0);
   }
+  // For characters beyond ASCII (none is \r or \n).
   Classes of_non_ascii(char32_t c) const {
     std::uint8_t f = table->flags(c);
     Classes k = by_category[f & 0x1F];
     if (f & kSpaceBit) k |= kSpace;
-    if (c == '\r' || c == '\n') k |= kNewline;
     return k;
   }
 };
