@@ -64,8 +64,7 @@ using HugeVector = std::vector<T, HugePageAllocator<T>>;
   // loading qwen3 289.3M -> 281.9M).
   // Inlined by force: GCC kept it a call in the word cache's look-up (llama2, a warm pass over
   // 350 KB of bench.txt 26.8M -> 26.4M instructions, qwen3 28.1M -> 27.7M; `textedge info`
-  // -1%; callgrind, 2026-12-04). Not kept: encode_segment's misses moved to a function of their
-  // own so that its hits would inline push_back (GCC kept the call; -0.5%).
+  // -1%; callgrind, 2026-12-04).
   constexpr std::uint64_t k = 0x9E3779B97F4A7C15ULL;
   auto load = [](const char* at, auto bytes) {
     decltype(bytes) w;

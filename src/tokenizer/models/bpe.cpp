@@ -168,9 +168,7 @@ WordCache& cache_for(std::uint64_t owner) {
 // Whether the first word.size() bytes at `key` are word's. Short words (most) are compared with
 // two overlapping fixed-size loads: a memcmp call cost more than the rest of a cache hit.
 // Inlined by force (GCC kept it a call): a warm pass over 350 KB of bench.txt, llama2 28.1M ->
-// 26.8M instructions, qwen3 29.3M -> 28.1M (callgrind, 2026-12-04). Not kept: out.push_back of a
-// cached word's one id through an inlined wrapper (+2%: the call stayed, behind a second check);
-// emplace_back there is inlined where push_back was not (see encode_segment).
+// 26.8M instructions, qwen3 29.3M -> 28.1M (callgrind, 2026-12-04).
 [[gnu::always_inline]] inline bool same_bytes(const char* key, std::string_view word) {
   const char* w = word.data();
   const std::size_t n = word.size();
@@ -985,7 +983,10 @@ bool BpeModel::may_split_after(char32_t c) const {
 // word). A warm pass over 350 KB of bench.txt (callgrind, 2026-12-04): qwen3 25.7M -> 23.9M
 // instructions, llama3_1 23.9M -> 22.0M, deepseek_v3 28.6M -> 26.8M, gptoss 29.0M -> 27.1M,
 // llama2 23.2M -> 22.6M, gemma3 29.6M -> 28.8M; of bench2.txt -3% (byte-level) to +0.3%
-// (SentencePiece: its misses look twice), first passes -3% to +1.6%.
+// (SentencePiece: its misses look twice), first passes -3% to +1.6%. Not kept: encode_segment's
+// misses in a function of their own, so that its hits would be cheap to call (-0.5%); this check
+// and encode_segment's sharing one helper (+5-8%: GCC then kept emplace_back a call, as it keeps
+// push_back and insert; a wrapper around push_back kept the call too, +2%).
 [[gnu::always_inline]] inline bool BpeModel::append_if_cached(std::string_view word, std::vector<TokenId>& out) const {
   if (word.size() > sizeof(ShortWord::key)) return false;
   const std::uint64_t hash = hash_bytes(word);

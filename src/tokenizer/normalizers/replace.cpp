@@ -43,8 +43,8 @@ void replace_literal(std::string& text, std::string_view literal, std::string_vi
     // a time, stored whole and overwritten from the match on (llama2 encode of 300 KB of
     // bench.txt: this function 3.46M -> 1.52M instructions; a byte loop before).
     // Written into a buffer kept for the thread, swapped with the text: the two buffers take
-    // turns, so pieces of text (Gemma 3's text comes split at its many added tokens: newlines,
-    // runs of spaces) allocate nothing once warm (gemma3, a warm pass over 350 KB of bench.txt:
+    // turns, so pieces of text (Gemma 3's text comes split at its added tokens of newline and tab
+    // runs) allocate nothing once warm (gemma3, a warm pass over 350 KB of bench.txt:
     // malloc and free 1.04M instructions -> 0, the pass 33.3M -> 32.0M; callgrind, 2026-12-04).
     thread_local std::string out;
     out.resize(size + 16);
