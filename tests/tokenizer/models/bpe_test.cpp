@@ -340,6 +340,33 @@ TEST(Bpe, TheWordCacheGivesWhatTheMergesGive) {
   }
 }
 
+// A merge's result is looked up by guess (the previous merge's id or the next) before the table.
+// A string in the vocabulary twice takes the later id, as the table has it, even where the guess
+// would find the earlier one: "a c" makes 3, and then id 4 is "ab" too. (Small lists are resolved
+// in two halves as large ones are, each guessing from its own first merge: "a c" and "a b" are in
+// the second.)
+TEST(Bpe, MergedTokenInTheVocabularyTwiceTakesTheLaterId) {
+  JsonDocument doc(R"({"type":"BPE","vocab":{"a":0,"b":1,"c":2,"ac":3,"ab":4,"ab":5,"x":6,"y":7,"xy":8,"yx":9},
+                      "merges":["x y","y x","a c","a b"]})", "inline.json");
+  BpeModel model = BpeModel::from_json(doc.root(), false);
+  std::vector<TokenId> ids;
+  model.encode_word("ab", ids);
+  EXPECT_EQ(ids, std::vector<TokenId>{5});
+}
+
+// Results out of id order: the guesses miss and the table answers.
+TEST(Bpe, MergesWhoseResultsAreOutOfIdOrder) {
+  JsonDocument doc(R"({"type":"BPE","vocab":{"a":0,"b":1,"c":2,"bc":3,"ab":4,"abc":5,"cab":6},
+                      "merges":["a b","b c","c ab","ab c"]})", "inline.json");
+  BpeModel model = BpeModel::from_json(doc.root(), false);
+  for (auto [word, expected] : {std::pair{"abc", std::vector<TokenId>{5}}, std::pair{"cab", std::vector<TokenId>{6}},
+                                std::pair{"bc", std::vector<TokenId>{3}}}) {
+    std::vector<TokenId> ids;
+    model.encode_word(word, ids);
+    EXPECT_EQ(ids, expected) << word;
+  }
+}
+
 TEST(Bpe, MissingMergeTokenNamesPath) {
   JsonDocument doc(R"({"type":"BPE","vocab":{"a":0,"b":1},"merges":["a b"]})", "inline.json");
   try {
