@@ -100,6 +100,25 @@ TEST(BpeJson, DeclinesWhatItDoesNotTake) {
     BpeLists lists;
     EXPECT_FALSE(read_bpe_lists(text, lists).has_value()) << text;
   }
+  // Merge strings with 16 readable bytes from their start take the 16-byte space count.
+  const std::string padding(32, ' ');
+  for (const char* merges : {R"(["a b c","x y"])", R"(["x y","ab"])", R"(["x y","a  b"])", R"(["abcdefghijklmn o p"])",
+                             R"(["x y","a b c"])", R"(["x y"," ab"])"}) {
+    if (std::string_view(merges) == R"(["x y"," ab"])") continue;  // one space, leading: taken (below)
+    std::string text = std::string(R"({"model":{"vocab":{},"merges":)") + merges + "}}" + padding;
+    BpeLists lists;
+    EXPECT_FALSE(read_bpe_lists(text, lists).has_value()) << text;
+  }
+  std::string text = std::string(R"({"model":{"vocab":{},"merges":["x y"," ab","abcdefghijklmno p","abcdefghijklmnop q"]}})") + padding;
+  BpeLists lists;
+  ASSERT_TRUE(read_bpe_lists(text, lists).has_value());
+  ASSERT_EQ(lists.merges.size(), 4u);
+  EXPECT_EQ(lists.merges[1].left, "");
+  EXPECT_EQ(lists.merges[1].right, "ab");
+  EXPECT_EQ(lists.merges[2].left, "abcdefghijklmno");
+  EXPECT_EQ(lists.merges[2].right, "p");
+  EXPECT_EQ(lists.merges[3].left, "abcdefghijklmnop");
+  EXPECT_EQ(lists.merges[3].right, "q");
 }
 
 TEST(BpeJson, MergeErrorsNameThePath) {
