@@ -103,8 +103,7 @@ TEST(BpeJson, DeclinesWhatItDoesNotTake) {
   // Merge strings with 16 readable bytes from their start take the 16-byte space count.
   const std::string padding(32, ' ');
   for (const char* merges : {R"(["a b c","x y"])", R"(["x y","ab"])", R"(["x y","a  b"])", R"(["abcdefghijklmn o p"])",
-                             R"(["x y","a b c"])", R"(["x y"," ab"])"}) {
-    if (std::string_view(merges) == R"(["x y"," ab"])") continue;  // one space, leading: taken (below)
+                             R"(["x y","a\u0020b c"])"}) {
     std::string text = std::string(R"({"model":{"vocab":{},"merges":)") + merges + "}}" + padding;
     BpeLists lists;
     EXPECT_FALSE(read_bpe_lists(text, lists).has_value()) << text;
