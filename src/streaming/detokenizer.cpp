@@ -142,7 +142,10 @@ void Detokenizer::step(TokenId id, std::string &out) {
   std::string_view piece = kind == TokenKind::kSpecial ? impl.special_token_bytes(id) : impl.token_bytes[id];
   if (impl.bytewise_decode) {
     std::size_t held;
-    if (pending_.empty() && kind != TokenKind::kPartial) {  // whole characters: nothing to check
+    // Whole characters: nothing to check. A special token's content went through the decoder as
+    // well and may be bytes that are not (checked here: special tokens are rare in a stream).
+    if (pending_.empty() && kind != TokenKind::kPartial &&
+        (kind != TokenKind::kSpecial || detail::find_invalid_utf8(piece) == std::string_view::npos)) {
       out += piece;
       return;
     }

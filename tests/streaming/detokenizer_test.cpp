@@ -342,6 +342,33 @@ TEST(Detokenizer, FinishLeavesAStreamThatContinuesTheText) {
   EXPECT_EQ(a + b, tok.decode(std::span(ids).first(3)) + tok.decode(std::span(ids).subspan(3)));
 }
 
+// A special token's content goes through the ByteLevel decoder as any token's does, so it may be
+// bytes that are not UTF-8 on their own ("¶" is the byte 0xB6, "Ã" the lead byte 0xC3): decode
+// repairs them in the whole text, and so must the stream (found by fuzz_tokenizer_load: a
+// special token "<|begin_o¶f_text|>" streamed its raw 0xB6).
+TEST(Detokenizer, SpecialTokensWhoseBytesAreNotWholeCharacters) {
+  std::string json = R"({"model": {"type": "BPE", "merges": [], "vocab": {"a": 0, "Ã": 1, "©": 2, "¶": 3}},
+    "pre_tokenizer": {"type": "ByteLevel", "add_prefix_space": false, "trim_offsets": true, "use_regex": true},
+    "decoder": {"type": "ByteLevel", "add_prefix_space": true, "trim_offsets": true, "use_regex": true},
+    "added_tokens": [
+      {"id": 4, "content": "<¶>", "single_word": false, "lstrip": false, "rstrip": false, "normalized": false, "special": true},
+      {"id": 5, "content": "xÃ", "single_word": false, "lstrip": false, "rstrip": false, "normalized": false, "special": true},
+      {"id": 6, "content": "©y", "single_word": false, "lstrip": false, "rstrip": false, "normalized": false, "special": true}]})";
+  auto tok = Tokenizer::from_json(json, "special_bytes.json");
+  EXPECT_EQ(tok.decode(std::vector<TokenId>{4}), "<\xEF\xBF\xBD>");
+  EXPECT_EQ(tok.decode(std::vector<TokenId>{5, 2}), "x\xC3\xA9");
+  std::mt19937 rng(5);
+  for (int round = 0; round < 2000; ++round) {
+    std::vector<TokenId> ids(1 + rng() % 6);
+    for (TokenId& id : ids) id = static_cast<TokenId>(rng() % 7);
+    Detokenizer stream(tok);
+    std::string streamed;
+    for (TokenId id : ids) streamed += stream.step(std::span(&id, 1));
+    streamed += stream.finish();
+    ASSERT_EQ(streamed, tok.decode(ids)) << ::testing::PrintToString(ids);
+  }
+}
+
 // No real model strips more than one leading space or any trailing one; this
 // chain does both, so priming must read the start of the prompt and streams
 // must hold trailing spaces.
