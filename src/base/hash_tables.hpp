@@ -131,6 +131,7 @@ class StringIdMap {
 
   void reserve(std::size_t expected, std::size_t key_bytes = 0) {
     slots_.assign(table_capacity_for(expected), Slot{});
+    size_filter();
     arena_.reserve(key_bytes ? key_bytes : expected * 8);  // exact when given: growing copies
   }
 
@@ -146,6 +147,7 @@ class StringIdMap {
         s = Slot{static_cast<std::uint32_t>(h), static_cast<std::uint32_t>(arena_.size()), static_cast<std::uint32_t>(key.size()), id};
         arena_.insert(arena_.end(), key.begin(), key.end());
         ++size_;
+        set_filter_bit(h);
         return;
       }
       if (s.hash == static_cast<std::uint32_t>(h) && key_of(s) == key) {
@@ -167,6 +169,16 @@ class StringIdMap {
     }
   }
 
+  // The same, for keys that are mostly absent (encode's whole-word look-ups): a filter of 4 bits a
+  // slot (at most 512 KB, in the CPU's second-level cache) answers most absent keys without the
+  // table's cache miss (see MergeMap). Performance note: bench encode on bench2.txt, best of six
+  // alternating rounds (2026-12-04), where it serves ignore_merges' whole-word look-up: llama3_1
+  // +3.7%, gptoss +7.9%.
+  std::optional<std::uint32_t> find_rare(std::string_view key, std::uint64_t h) const {
+    if (!((filter_[(h >> filter_shift_) >> 6] >> ((h >> filter_shift_) & 63)) & 1)) return std::nullopt;
+    return find(key, h);
+  }
+
   // Brings the first slot for hash h into cache (load loops hash a few keys ahead).
   void prefetch(std::uint64_t h) const {
     if (!slots_.empty()) __builtin_prefetch(&slots_[h & (slots_.size() - 1)]);
@@ -180,21 +192,36 @@ class StringIdMap {
     std::uint32_t hash = 0, offset = 0, length = kEmpty, id = 0;
   };
   std::string_view key_of(const Slot& s) const { return {arena_.data() + s.offset, s.length}; }
+  // The filter reads the hash's top bits; the slot index its low ones.
+  void size_filter() {
+    std::size_t bits = std::min<std::size_t>(std::max<std::size_t>(slots_.size() * 4, 64), std::size_t{1} << 22);
+    filter_shift_ = 64 - std::countr_zero(bits);
+    filter_.assign(bits / 64, 0);
+  }
+  void set_filter_bit(std::uint64_t h) {
+    std::uint64_t bit = h >> filter_shift_;
+    filter_[bit >> 6] |= std::uint64_t{1} << (bit & 63);
+  }
   void grow() {
     HugeVector<Slot> old = std::move(slots_);
     slots_.assign(old.empty() ? 16 : old.size() * 2, Slot{});
+    size_filter();
     std::size_t mask = slots_.size() - 1;
     for (const Slot& s : old) {
       if (s.length == kEmpty) continue;
-      std::size_t i = hash_bytes(key_of(s)) & mask;
+      std::uint64_t h = hash_bytes(key_of(s));
+      std::size_t i = h & mask;
       while (slots_[i].length != kEmpty) i = (i + 1) & mask;
       slots_[i] = s;
+      set_filter_bit(h);
     }
   }
 
   HugeVector<Slot> slots_;
   HugeVector<char> arena_;
   std::size_t size_ = 0;
+  std::vector<std::uint64_t> filter_ = std::vector<std::uint64_t>(1, 0);
+  unsigned filter_shift_ = 58;  // 64 bits
 };
 
 // A set of 32-bit keys (not 0xFFFFFFFF).

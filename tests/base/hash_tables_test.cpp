@@ -52,9 +52,14 @@ TEST(StringIdMap, FindsEveryKeyAndNoOther) {
     map.insert(key, id);
     expected[key] = id;
   }
-  for (const auto& [key, id] : expected) ASSERT_EQ(map.find(key), id) << key;
-  EXPECT_FALSE(map.find("d").has_value());
-  EXPECT_FALSE(map.find(std::string(41, 'a')).has_value());
+  for (const auto& [key, id] : expected) {
+    ASSERT_EQ(map.find(key), id) << key;
+    ASSERT_EQ(map.find_rare(key, hash_bytes(key)), id) << key;  // through the filter
+  }
+  for (std::string absent : {"d", "ad", std::string(41, 'a'), std::string(3, 'd')}) {
+    EXPECT_FALSE(map.find(absent).has_value());
+    EXPECT_FALSE(map.find_rare(absent, hash_bytes(absent)).has_value());
+  }
 }
 
 }  // namespace

@@ -1129,7 +1129,7 @@ void BpeModel::encode_segment(std::string_view word, std::vector<TokenId>& out, 
   }
   thread_local std::vector<TokenId> symbols;
   if (whole_word_first) {
-    if (auto id = (byte_level_ ? vocab_ : json_vocab_).find(word, hash)) {
+    if (auto id = (byte_level_ ? vocab_ : json_vocab_).find_rare(word, hash)) {
       TokenId one = *id;
       remember(slot, hash, word, {&one, 1});
       out.push_back(one);
