@@ -56,7 +56,7 @@ TEST(StringIdMap, FindsEveryKeyAndNoOther) {
     ASSERT_EQ(map.find(key), id) << key;
     ASSERT_EQ(map.find_rare(key, hash_bytes(key)), id) << key;  // through the filter
   }
-  for (std::string absent : {"d", "ad", std::string(41, 'a'), std::string(3, 'd')}) {
+  for (std::string absent : {std::string("d"), std::string("ad"), std::string(41, 'a'), std::string(3, 'd')}) {
     EXPECT_FALSE(map.find(absent).has_value());
     EXPECT_FALSE(map.find_rare(absent, hash_bytes(absent)).has_value());
   }
