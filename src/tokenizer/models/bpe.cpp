@@ -852,10 +852,10 @@ std::size_t BpeModel::initial_symbols(std::string_view word, std::vector<TokenId
 std::size_t BpeModel::merge_by_scan(TokenId* symbols, std::size_t n) const {
   if (n < 2) return n;
   MergeMap::Merge pairs[kScanLimit];
-  // Every pair's slot is asked for before the first is read, so their cache misses overlap
-  // (2% more instructions; bench encode, three alternating rounds, 2026-12-03: bench2.txt
-  // llama2 +4%, gemma3 +2%, qwen3 +1%, bench.txt within +-1%).
-  for (std::size_t i = 0; i + 1 < n; ++i) merges_.prefetch(symbols[i], symbols[i + 1]);
+  // No prefetch of the pairs' slots ahead: with MergeMap's filter GCC dropped the loop that asked
+  // for them (its prefetches depended on the filter's loads), and forced back (an asm prefetch) it
+  // cost 1-19% on bench2.txt and up to 10% on bench.txt (best of four, 2026-12-04). Before the
+  // filter it had paid 1-4% on bench2.txt.
   for (std::size_t i = 0; i + 1 < n; ++i) pairs[i] = merges_.find(symbols[i], symbols[i + 1]);
   while (n > 1) {
     std::size_t best = 0;
