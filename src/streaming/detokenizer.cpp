@@ -42,7 +42,7 @@ std::size_t tail_window_start(const Tokenizer::Impl &impl, std::span<const Token
       if (bytes >= 4) return i;
       continue;
     }
-    if (kind == TokenKind::kByte) continue;
+    if (kind == TokenKind::kByte || (kind == TokenKind::kSpecial && impl.is_byte_special(id))) continue;
     std::string_view piece = kind == TokenKind::kSpecial ? impl.special_token_bytes(id) : impl.token_bytes[id];
     if (impl.stream_strip && impl.stream_strip->stop > 0) {
       const std::string &c = impl.stream_strip->content;
@@ -166,7 +166,7 @@ void Detokenizer::step(TokenId id, std::string &out) {
     out += first;
     return;
   }
-  if (kind != TokenKind::kByte) {
+  if (kind != TokenKind::kByte && (kind != TokenKind::kSpecial || !impl.is_byte_special(id))) {
     end_byte_run(out);
     emit(piece, out);
     return;

@@ -191,7 +191,10 @@ std::shared_ptr<Tokenizer::Impl> build(const JsonDocument& doc, const std::strin
             continue;
           impl->token_kind[id] = TokenKind::kSpecial;
           std::string token(*s);
-          if (impl->decoder) impl->decoder->map_token(token);
+          if (!byte_token.empty() && map_token_finding_byte(*impl->decoder, *fused, token))
+            impl->byte_specials.push_back(id);
+          else if (impl->decoder && byte_token.empty())
+            impl->decoder->map_token(token);
           impl->special_bytes.emplace_back(id, std::move(token));
         }
       });
@@ -406,7 +409,11 @@ void Tokenizer::Impl::decode_fused(std::span<const TokenId> ids, bool skip_speci
     switch (token_kind[id]) {
       case TokenKind::kSpecial:
         if (skip_special) continue;
-        end_run();
+        if (is_byte_special(id)) {  // a byte, as the reference's ByteFallback reads it
+          if (run_length++ == 0) run_start = out.size();
+        } else {
+          end_run();
+        }
         out += special_token_bytes(id);
         break;
       case TokenKind::kByte:

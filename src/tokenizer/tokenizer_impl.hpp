@@ -38,6 +38,12 @@ struct Tokenizer::Impl {
   };
   std::vector<TokenKind> token_kind;
   std::vector<std::pair<TokenId, std::string>> special_bytes;  // sorted by id
+  // Special tokens that a fused decode's ByteFallback reads as a byte ("<0xC3>" declared special):
+  // decoded, unless skipped, as the byte tokens they are. Sorted.
+  std::vector<TokenId> byte_specials;
+  bool is_byte_special(TokenId id) const {
+    return !byte_specials.empty() && std::binary_search(byte_specials.begin(), byte_specials.end(), id);
+  }
   // Bytewise decode (ByteLevel): map each token to bytes, concatenate, repair UTF-8.
   bool bytewise_decode = false;
   // Fused decode (SentencePiece chains: per-token Replace, ByteFallback, Fuse, then e.g. Strip):

@@ -369,6 +369,38 @@ TEST(Detokenizer, SpecialTokensWhoseBytesAreNotWholeCharacters) {
   }
 }
 
+// A byte-fallback token ("<0xC3>") declared special: the reference's ByteFallback reads it as the
+// byte it names, in the same run as the byte tokens beside it. Expected texts from Hugging Face
+// tokenizers 0.23.2 (tools/reference's Node binding, decode without skipping special tokens).
+// Before, decode and the stream both put out its raw byte 0xC3.
+TEST(Detokenizer, SpecialByteFallbackTokensAreBytes) {
+  std::string json = R"({"model": {"type": "BPE", "byte_fallback": true, "merges": [],
+      "vocab": {"<s>": 0, "▁": 1, "a": 2, "b": 3, "<0x20>": 4, "<0xC3>": 5, "<0xA9>": 6}},
+    "added_tokens": [{"id": 5, "content": "<0xC3>", "single_word": false, "lstrip": false, "rstrip": false,
+                      "normalized": false, "special": true}],
+    "decoder": {"type": "Sequence", "decoders": [
+      {"type": "Replace", "pattern": {"String": "▁"}, "content": " "}, {"type": "ByteFallback"}, {"type": "Fuse"},
+      {"type": "Strip", "content": " ", "start": 1, "stop": 0}]}})";
+  auto tok = Tokenizer::from_json(json, "special_byte.json");
+  EXPECT_EQ(tok.decode(std::vector<TokenId>{2, 5, 6}), "a\xC3\xA9");
+  EXPECT_EQ(tok.decode(std::vector<TokenId>{5}), "\xEF\xBF\xBD");
+  EXPECT_EQ(tok.decode(std::vector<TokenId>{2, 5, 2}), "a\xEF\xBF\xBD" "a");
+  EXPECT_EQ(tok.decode(std::vector<TokenId>{5, 6, 5}), "\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD");
+  EXPECT_EQ(tok.decode(std::vector<TokenId>{2, 5, 6}, {.skip_special_tokens = true}), "a\xEF\xBF\xBD");
+  std::mt19937 rng(9);
+  for (int round = 0; round < 2000; ++round) {
+    std::vector<TokenId> ids(1 + rng() % 6);
+    for (TokenId& id : ids) id = static_cast<TokenId>(rng() % 7);
+    for (bool skip : {false, true}) {
+      Detokenizer stream(tok, {}, {.skip_special_tokens = skip});
+      std::string streamed;
+      for (TokenId id : ids) streamed += stream.step(std::span(&id, 1));
+      streamed += stream.finish();
+      ASSERT_EQ(streamed, tok.decode(ids, {.skip_special_tokens = skip})) << ::testing::PrintToString(ids) << skip;
+    }
+  }
+}
+
 // No real model strips more than one leading space or any trailing one; this
 // chain does both, so priming must read the start of the prompt and streams
 // must hold trailing spaces.
