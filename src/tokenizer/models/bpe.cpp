@@ -435,14 +435,15 @@ BpeModel BpeModel::from_json(const Json& model, bool byte_level, const BpeLists*
     for (std::size_t begin; (begin = next_cut.fetch_add(kRange, std::memory_order_relaxed)) < size;)
       m.add_cuts(begin, std::min(size, begin + kRange), part);
   };
+  m.merges_.reserve_filter(resolved.size());  // the table here, its filter on the other thread
   run_in_parallel(
       resolved.size() >= kParallelMinItems,
       [&] {
-        m.merges_.reserve(resolved.size());
+        m.merges_.reserve_slots(resolved.size());
         m.rank_count_ = static_cast<std::uint32_t>(resolved.size());
         for (std::size_t rank = 0; rank < resolved.size(); ++rank) {
           if (rank + kAhead < resolved.size()) m.merges_.prefetch(resolved[rank + kAhead].left, resolved[rank + kAhead].right);
-          m.merges_.insert(resolved[rank].left, resolved[rank].right, {static_cast<std::uint32_t>(rank), resolved[rank].merged});
+          m.merges_.insert_slot(resolved[rank].left, resolved[rank].right, {static_cast<std::uint32_t>(rank), resolved[rank].merged});
         }
         if (byte_level) {  // for prepare_character_tokens: the lowest rank of a merge each token takes part in
           first_rank_with.assign(size, MergeMap::kNoRank);
@@ -480,6 +481,7 @@ BpeModel BpeModel::from_json(const Json& model, bool byte_level, const BpeLists*
         // Here rather than after both (it reads the token list and bmp_ids_, not the merge
         // table): Gemma 3's loading thread ran it alone, 43M instructions.
         m.prepare_word_splitting();
+        for (const Resolved& r : resolved) m.merges_.add_to_filter(r.left, r.right);
         take_cuts(cut_parts[1]);
       });
   m.set_cuts(cuts, cut_parts);
