@@ -123,15 +123,60 @@ inline std::size_t table_capacity_for(std::size_t n) {
   return cap;
 }
 
+// A blocked Bloom filter over well-mixed 64-bit hashes, in front of a table whose look-ups mostly
+// miss: two bits of one 64-bit word a key, 4 bits a table slot, at most 4M bits (512 KB, for the
+// CPU's second-level cache), so that most absent keys are answered without the table's cache miss.
+// Performance note (MergeMap, which it was made for; bench encode, best of four or five
+// alternating rounds, two runs each, 2026-12-04): one bit a key against no filter, bench2.txt
+// qwen3 +2/+34%, llama3_1 +20/+25%, gemma3 +7/+31%, deepseek_v3 +22/+23%, gptoss +14/+21%, llama2
+// +15/+27%, bench.txt +1 to +9%; two bits of one word against one bit (Gemma 3's 515k merges:
+// ~12% -> ~5% of absent pairs let through), gemma3 +2/+14%, gptoss +3/+18%, llama3_1 +5/+9%,
+// qwen3 +0/+18%. perf had put merge_by_scan at 30% of qwen3's time on bench2.txt against 16% of
+// its instructions: the merge table (8-32 MB) missed the caches on pairs of rare characters.
+class BlockedFilter {
+ public:
+  BlockedFilter() = default;
+  explicit BlockedFilter(std::size_t slots) { reserve(slots); }
+  void reserve(std::size_t slots) {
+    std::size_t words = std::max<std::size_t>(std::min<std::size_t>(slots * 4, std::size_t{1} << 22) / 64, 2);
+    shift_ = 64 - std::countr_zero(words);
+    words_.assign(words, 0);
+  }
+  bool empty() const { return words_.empty(); }
+  void add(std::uint64_t h) {
+    Bits b = bits(h);
+    words_[b.word] |= b.mask;
+  }
+  bool may_hold(std::uint64_t h) const {
+    Bits b = bits(h);
+    return (words_[b.word] & b.mask) == b.mask;
+  }
+
+ private:
+  struct Bits {
+    std::size_t word;
+    std::uint64_t mask;
+  };
+  // The word from h's top bits (tables index slots by their low ones), the bits from both halves.
+  Bits bits(std::uint64_t h) const {
+    std::uint64_t g = h ^ (h >> 32);
+    return {static_cast<std::size_t>(h >> shift_), (std::uint64_t{1} << (g & 63)) | (std::uint64_t{1} << ((g >> 6) & 63))};
+  }
+  std::vector<std::uint64_t> words_;
+  unsigned shift_ = 63;
+};
+
 // Byte string -> id. Keys live in one arena.
 class StringIdMap {
  public:
   StringIdMap() = default;
   explicit StringIdMap(std::size_t expected) { reserve(expected); }
 
-  void reserve(std::size_t expected, std::size_t key_bytes = 0) {
+  // `filtered`: keep a BlockedFilter for find_rare (its bits cost every insertion a likely cache
+  // miss, so only the tables that find_rare reads have one).
+  void reserve(std::size_t expected, std::size_t key_bytes = 0, bool filtered = false) {
     slots_.assign(table_capacity_for(expected), Slot{});
-    size_filter();
+    if (filtered) filter_.reserve(slots_.size());
     arena_.reserve(key_bytes ? key_bytes : expected * 8);  // exact when given: growing copies
   }
 
@@ -147,7 +192,7 @@ class StringIdMap {
         s = Slot{static_cast<std::uint32_t>(h), static_cast<std::uint32_t>(arena_.size()), static_cast<std::uint32_t>(key.size()), id};
         arena_.insert(arena_.end(), key.begin(), key.end());
         ++size_;
-        set_filter_bit(h);
+        if (!filter_.empty()) filter_.add(h);
         return;
       }
       if (s.hash == static_cast<std::uint32_t>(h) && key_of(s) == key) {
@@ -169,13 +214,12 @@ class StringIdMap {
     }
   }
 
-  // The same, for keys that are mostly absent (encode's whole-word look-ups): a filter of 4 bits a
-  // slot (at most 512 KB, in the CPU's second-level cache) answers most absent keys without the
-  // table's cache miss (see MergeMap). Performance note: bench encode on bench2.txt, best of six
+  // The same, for keys that are mostly absent (encode's whole-word look-ups), through the filter
+  // when the table keeps one. Performance note: bench encode on bench2.txt, best of six
   // alternating rounds (2026-12-04), where it serves ignore_merges' whole-word look-up: llama3_1
-  // +3.7%, gptoss +7.9%.
+  // +3.7%, gptoss +7.9% (with one filter bit a key).
   std::optional<std::uint32_t> find_rare(std::string_view key, std::uint64_t h) const {
-    if (!((filter_[(h >> filter_shift_) >> 6] >> ((h >> filter_shift_) & 63)) & 1)) return std::nullopt;
+    if (!filter_.empty() && !filter_.may_hold(h)) return std::nullopt;
     return find(key, h);
   }
 
@@ -192,20 +236,11 @@ class StringIdMap {
     std::uint32_t hash = 0, offset = 0, length = kEmpty, id = 0;
   };
   std::string_view key_of(const Slot& s) const { return {arena_.data() + s.offset, s.length}; }
-  // The filter reads the hash's top bits; the slot index its low ones.
-  void size_filter() {
-    std::size_t bits = std::min<std::size_t>(std::max<std::size_t>(slots_.size() * 4, 64), std::size_t{1} << 22);
-    filter_shift_ = 64 - std::countr_zero(bits);
-    filter_.assign(bits / 64, 0);
-  }
-  void set_filter_bit(std::uint64_t h) {
-    std::uint64_t bit = h >> filter_shift_;
-    filter_[bit >> 6] |= std::uint64_t{1} << (bit & 63);
-  }
   void grow() {
     HugeVector<Slot> old = std::move(slots_);
     slots_.assign(old.empty() ? 16 : old.size() * 2, Slot{});
-    size_filter();
+    const bool filtered = !filter_.empty();
+    if (filtered) filter_.reserve(slots_.size());
     std::size_t mask = slots_.size() - 1;
     for (const Slot& s : old) {
       if (s.length == kEmpty) continue;
@@ -213,15 +248,14 @@ class StringIdMap {
       std::size_t i = h & mask;
       while (slots_[i].length != kEmpty) i = (i + 1) & mask;
       slots_[i] = s;
-      set_filter_bit(h);
+      if (filtered) filter_.add(h);
     }
   }
 
   HugeVector<Slot> slots_;
   HugeVector<char> arena_;
   std::size_t size_ = 0;
-  std::vector<std::uint64_t> filter_ = std::vector<std::uint64_t>(1, 0);
-  unsigned filter_shift_ = 58;  // 64 bits
+  BlockedFilter filter_;  // empty unless reserved `filtered`
 };
 
 // A set of 32-bit keys (not 0xFFFFFFFF).
@@ -297,7 +331,7 @@ class MergeMap {
   // 79 -> 95 ms). Set on the other thread: six alternating runs, median (min), before the filter
   // / bits in insert() / other thread: Gemma 3 81.0 (65.4) / 86.0 (74.2) / 78.5 (66.7) ms, gpt-oss
   // 59.3 (58.4) / 68.0 (58.5) / 60.1 (55.5), Llama 3.1 30.6 (29.6) / 36.3 (29.2) / 33.8 (29.2).
-  void reserve_filter(std::size_t expected) { size_filter(table_capacity_for(expected)); }
+  void reserve_filter(std::size_t expected) { filter_.reserve(table_capacity_for(expected)); }
   void reserve_slots(std::size_t expected) { slots_.assign(table_capacity_for(expected), Slot{}); }
   void add_to_filter(std::uint32_t left, std::uint32_t right) { add_to_filter(pack(left, right)); }
   void insert_slot(std::uint32_t left, std::uint32_t right, Merge m) {
@@ -318,7 +352,7 @@ class MergeMap {
   // {kNoRank, 0} when the pair does not merge.
   Merge find(std::uint32_t left, std::uint32_t right) const {
     std::uint64_t key = pack(left, right);
-    if (!may_hold(key)) return Merge{kNoRank, 0};
+    if (!filter_.may_hold(filter_hash(key))) return Merge{kNoRank, 0};
     std::size_t mask = slots_.size() - 1;
     for (std::size_t i = mix(key) & mask;; i = (i + 1) & mask) {
       const Slot& s = slots_[i];
@@ -340,43 +374,13 @@ class MergeMap {
     x *= 0x9E3779B97F4A7C15ULL;
     return x ^ (x >> 32);
   }
-  // A bit per pair in a filter of 4 bits a slot (at most 4M bits, 512 KB): most pairs of a text
-  // do not merge, and the filter, small enough for the CPU's second-level cache, says so without
-  // the table's miss (the table is 8-32 MB; merge_by_scan was 30% of qwen3's time on bench2.txt
-  // in perf's samples against 16% of its instructions).
-  // Performance note: bench encode, best of four alternating rounds, two runs (2026-12-04):
-  // bench2.txt qwen3 +2/+34%, llama3_1 +20/+25%, gemma3 +7/+31%, deepseek_v3 +22/+23%, gptoss
-  // +14/+21%, llama2 +15/+27%; bench.txt +1 to +9%. Instructions about the same (-0.6% to -2%).
-  // Two bits of one 64-bit word a pair (a blocked Bloom filter): one memory access, fewer false
-  // yeses than one bit (Gemma 3's 515k merges in 4M bits: ~12% -> ~5% of absent pairs). bench
-  // encode on bench2.txt against one bit, best of five alternating rounds, two runs: gemma3
-  // +2/+14%, gptoss +3/+18%, llama3_1 +5/+9%, qwen3 +0/+18% (instructions +1-2%).
-  struct FilterBits {
-    std::size_t word;
-    std::uint64_t mask;
-  };
-  FilterBits filter_bits(std::uint64_t key) const {
-    std::uint64_t h = key * 0xC2B2AE3D27D4EB4FULL;
-    std::uint64_t g = h ^ (h >> 32);
-    return {static_cast<std::size_t>(h >> filter_shift_), (std::uint64_t{1} << (g & 63)) | (std::uint64_t{1} << ((g >> 6) & 63))};
-  }
-  bool may_hold(std::uint64_t key) const {
-    FilterBits f = filter_bits(key);
-    return (filter_[f.word] & f.mask) == f.mask;
-  }
-  void add_to_filter(std::uint64_t key) {
-    FilterBits f = filter_bits(key);
-    filter_[f.word] |= f.mask;
-  }
-  void size_filter(std::size_t slots) {
-    std::size_t words = std::max<std::size_t>(std::min<std::size_t>(slots * 4, std::size_t{1} << 22) / 64, 2);
-    filter_shift_ = 64 - std::countr_zero(words);
-    filter_.assign(words, 0);
-  }
+  // The pair's hash for the filter (mix's low bits index the slots).
+  static std::uint64_t filter_hash(std::uint64_t key) { return key * 0xC2B2AE3D27D4EB4FULL; }
+  void add_to_filter(std::uint64_t key) { filter_.add(filter_hash(key)); }
   void grow() {
     HugeVector<Slot> old = std::move(slots_);
     slots_.assign(old.empty() ? 16 : old.size() * 2, Slot{});
-    size_filter(slots_.size());
+    filter_.reserve(slots_.size());
     std::size_t mask = slots_.size() - 1;
     for (const Slot& s : old) {
       if (s.key == kEmptyKey) continue;
@@ -388,8 +392,7 @@ class MergeMap {
   }
 
   HugeVector<Slot> slots_ = HugeVector<Slot>(16);
-  std::vector<std::uint64_t> filter_ = std::vector<std::uint64_t>(2, 0);
-  unsigned filter_shift_ = 63;  // two words
+  BlockedFilter filter_ = BlockedFilter(16);
   std::size_t size_ = 0;
 };
 

@@ -43,22 +43,25 @@ TEST(MergeMap, FindsEveryMergeAndNoOtherPair) {
 }
 
 TEST(StringIdMap, FindsEveryKeyAndNoOther) {
-  StringIdMap map;
-  std::map<std::string, std::uint32_t> expected;
-  std::mt19937 rng(3);
-  for (std::uint32_t id = 0; id < 20000; ++id) {
-    std::string key(rng() % 40, 'a');
-    for (char& c : key) c = static_cast<char>('a' + rng() % 3);
-    map.insert(key, id);
-    expected[key] = id;
-  }
-  for (const auto& [key, id] : expected) {
-    ASSERT_EQ(map.find(key), id) << key;
-    ASSERT_EQ(map.find_rare(key, hash_bytes(key)), id) << key;  // through the filter
-  }
-  for (std::string absent : {std::string("d"), std::string("ad"), std::string(41, 'a'), std::string(3, 'd')}) {
-    EXPECT_FALSE(map.find(absent).has_value());
-    EXPECT_FALSE(map.find_rare(absent, hash_bytes(absent)).has_value());
+  for (bool filtered : {false, true}) {
+    StringIdMap map;
+    if (filtered) map.reserve(1, 0, true);  // then grown, the filter with it
+    std::map<std::string, std::uint32_t> expected;
+    std::mt19937 rng(3);
+    for (std::uint32_t id = 0; id < 20000; ++id) {
+      std::string key(rng() % 40, 'a');
+      for (char& c : key) c = static_cast<char>('a' + rng() % 3);
+      map.insert(key, id);
+      expected[key] = id;
+    }
+    for (const auto& [key, id] : expected) {
+      ASSERT_EQ(map.find(key), id) << key;
+      ASSERT_EQ(map.find_rare(key, hash_bytes(key)), id) << key;  // through the filter
+    }
+    for (std::string absent : {std::string("d"), std::string("ad"), std::string(41, 'a'), std::string(3, 'd')}) {
+      EXPECT_FALSE(map.find(absent).has_value());
+      EXPECT_FALSE(map.find_rare(absent, hash_bytes(absent)).has_value());
+    }
   }
 }
 

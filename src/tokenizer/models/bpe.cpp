@@ -278,7 +278,7 @@ BpeModel BpeModel::from_json(const Json& model, bool byte_level, const BpeLists*
       size >= kParallelMinItems,
       [&] {
         const auto& v = lists.vocab;
-        m.json_vocab_.reserve(v.size(), key_bytes);
+        m.json_vocab_.reserve(v.size(), key_bytes, !byte_level && m.ignore_merges_);  // find_rare's tables
         std::uint64_t ahead[kAhead];
         for (std::size_t i = 0; i < std::min(kAhead, v.size()); ++i) m.json_vocab_.prefetch(ahead[i] = hash_bytes(v[i].text));
         for (std::size_t i = 0; i < v.size(); ++i) {
@@ -458,7 +458,7 @@ BpeModel BpeModel::from_json(const Json& model, bool byte_level, const BpeLists*
         // when the entry is the id's token (not a duplicate's).
         if (byte_level && m.ignore_merges_) {
           std::string raw;
-          m.vocab_.reserve(lists.vocab.size(), key_bytes);
+          m.vocab_.reserve(lists.vocab.size(), key_bytes, true);
           for (const auto& t : lists.vocab) {
             if (!t.text.empty() && tokens[t.id].data() == t.text.data()) {
               if (std::string_view bytes = m.raw_bytes_[t.id]; !bytes.empty()) m.vocab_.insert(bytes, t.id);
