@@ -4,6 +4,7 @@
 
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "base/json_dom.hpp"
@@ -26,6 +27,13 @@ class Decoder {
   virtual void map_token(std::string& token) const { (void)token; }
   // map_token for the first token of a decode (kFirstToken components differ there).
   virtual void map_first_token(std::string& token) const { map_token(token); }
+  // True when map_token leaves every token as it is (Fuse, Strip).
+  virtual bool keeps_token() const { return false; }
+  // A Replace of a literal: its pattern and content, for loops that inline it.
+  virtual bool literal_replacement(std::string_view& from, std::string_view& to) const {
+    (void)from, (void)to;
+    return false;
+  }
   // True when decoding is exactly: map_token on each token, concatenate, repair invalid UTF-8
   // as String::from_utf8_lossy does (ByteLevel). The tokenizer then decodes straight from its
   // precomputed token bytes, without building token strings.

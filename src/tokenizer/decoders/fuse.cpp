@@ -28,6 +28,7 @@ class Fuse final : public Decoder {
   }
 
   Kind kind() const override { return Kind::kFuse; }
+  bool keeps_token() const override { return true; }
   std::string describe() const override { return "Fuse"; }
 };
 

@@ -26,6 +26,12 @@ class Replace final : public Decoder {
   }
 
   Kind kind() const override { return Kind::kPerToken; }
+  bool literal_replacement(std::string_view& from, std::string_view& to) const override {
+    if (regex_) return false;
+    from = literal_;
+    to = content_;
+    return true;
+  }
   std::string describe() const override { return "Replace"; }
 
  private:

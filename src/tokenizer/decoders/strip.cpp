@@ -19,6 +19,7 @@ class Strip final : public Decoder {
   // Strip usually follows Fuse and then trims the ends of the whole text: positional, so
   // token_bytes leaves tokens unchanged.
 
+  bool keeps_token() const override { return true; }
   const StripSpec* strip_spec() const override { return &spec_; }
   std::string describe() const override { return "Strip"; }
 
