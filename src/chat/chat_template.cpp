@@ -130,6 +130,22 @@ struct ChatTemplate::Impl {
   ChatSpecialTokens special;
   std::vector<jinja::Variable> special_values;  // `special` as template variables (names view `special`)
 
+  // The request members apply_request builds; the others are checked, not built. tools and
+  // documents only when a template names them (the renderer drops variables a template never
+  // names) or, for tools, when they choose the template (a "tool_use" template).
+  std::vector<std::string_view> request_members;
+
+  // Once the templates are in.
+  void finish() {
+    make_special_values();
+    request_members = {"messages", "chat_template_kwargs", "add_generation_prompt", "continue_final_message"};
+    auto named = [&](std::string_view name) {
+      return std::any_of(templates.begin(), templates.end(), [&](const auto& t) { return t.second->mentions(name); });
+    };
+    if (named("tools") || templates.size() > 1) request_members.push_back("tools");
+    if (named("documents")) request_members.push_back("documents");
+  }
+
   void make_special_values() {
     // Borrowed: `special` lives as long as the template, which outlives every render.
     for (auto& [k, v] : special.tokens) special_values.emplace_back(k, jinja::Value::borrowed(v));
@@ -173,7 +189,7 @@ ChatTemplate ChatTemplate::from_string(std::string_view source, ChatSpecialToken
   impl->origin = name;
   impl->special = std::move(special_tokens);
   impl->add("default", source, name);
-  impl->make_special_values();
+  impl->finish();
   return ChatTemplate(std::move(impl));
 }
 
@@ -223,7 +239,7 @@ ChatTemplate ChatTemplate::load(const std::string& model_dir) {
     impl->origin = "textedge default chat template";
     impl->add("default", kDefaultTemplate, impl->origin);
   }
-  impl->make_special_values();
+  impl->finish();
   return ChatTemplate(std::move(impl));
 }
 
@@ -283,7 +299,12 @@ std::string detail::apply_values(const ChatTemplate& chat, const ChatValues& val
 
 std::string ChatTemplate::apply_request(std::string_view request_json, const ChatOptions& defaults) const {
   jinja::ValueArena arena;  // the request's values: outlives the render
-  jinja::Value request = read_request_json(request_json, arena, "the request");
+  jinja::Value request;
+  try {
+    request = jinja::read_json_members(request_json, arena, impl_->request_members);
+  } catch (const jinja::JsonSyntaxError& e) {
+    throw InputError("the request is not valid JSON (" + e.reason() + ")", e.offset());
+  }
   if (!request.is_dict())
     throw InputError("the request must be a JSON object, got " + json_kind(request),
                      request_json.find_first_not_of(" \t\n\r"));

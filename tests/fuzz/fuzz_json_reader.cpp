@@ -1,6 +1,7 @@
 // The request JSON reader (src/chat/jinja/json_reader.cpp): any text is read whole or refused
 // with JsonSyntaxError, the same way into an arena and into owned values; what is read writes
-// back (json.dumps) to text that reads as the same value. Then the text as a chat request
+// back (json.dumps) to text that reads as the same value; read_json_members refuses it exactly as
+// read_json does, or reads the members it keeps as read_json does. Then the text as a chat request
 // through ChatTemplate::apply_request and the default template: a prompt or a textedge::Error.
 #include <cmath>
 #include <cstddef>
@@ -80,6 +81,39 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       } catch (const JsonSyntaxError& e) {
         if (!has_non_finite(value)) fail("json.dumps output is refused", text, e.what());
       }
+    }
+  }
+
+  // Members checked but not built (read_json_members): the same error, or the same members.
+  {
+    static constexpr std::string_view kRead[] = {"messages"};
+    ValueArena arena;
+    Value partial;
+    std::string error;
+    try {
+      partial = read_json_members(json, arena, kRead);
+    } catch (const JsonSyntaxError& e) {
+      error = e.what();
+    }
+    std::string full_error;
+    Value full;
+    ValueArena full_arena;
+    try {
+      full = read_json(json, &full_arena);
+    } catch (const JsonSyntaxError& e) {
+      full_error = e.what();
+    }
+    if (error != full_error) fail("read_json_members and read_json refuse differently", error, full_error);
+    if (full.is_dict()) {
+      auto a = full.dict().entries(), b = partial.dict().entries();
+      if (a.size() != b.size()) fail("read_json_members has other members", full.repr(), partial.repr());
+      for (std::size_t i = 0; i < a.size(); ++i) {
+        bool kept = a[i].first.str() == "messages";
+        if (a[i].first.repr() != b[i].first.repr() || (kept ? b[i].second.repr() != a[i].second.repr() : !b[i].second.is_undefined()))
+          fail("read_json_members read a member differently", full.repr(), partial.repr());
+      }
+    } else if (error.empty() && partial.repr() != full.repr()) {
+      fail("read_json_members read a non-object differently", full.repr(), partial.repr());
     }
   }
 

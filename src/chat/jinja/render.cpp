@@ -1035,5 +1035,6 @@ std::string Template::render(std::span<const Variable> variables, const RenderLi
 }
 
 std::vector<std::string> Template::undeclared_variables() const { return parsed_->undeclared; }
+bool Template::mentions(std::string_view name) const { return parsed_->find_id(name) != nullptr; }
 
 }  // namespace textedge::detail::jinja

@@ -38,6 +38,9 @@ class JsonSyntaxError : public std::runtime_error {
 // render), lists, dicts and unescaped strings are placed in `arena` and other strings view
 // `json`: both must outlive the value and its copies, which cost no reference counting.
 Value read_json(std::string_view json, ValueArena* arena);
+// read_json of an object whose members other than `read` are checked (the same errors at the
+// same offsets) but not built: each becomes undefined in the dict.
+Value read_json_members(std::string_view json, ValueArena& arena, std::span<const std::string_view> read);
 // read_json without an arena; throws TemplateError (ValueError) on bad JSON.
 Value value_from_json(std::string_view json);
 
@@ -63,6 +66,8 @@ class Template {
   std::string render(std::span<const Variable> variables, const RenderLimits& limits = {}) const;
   // Top-level names the template reads without setting them (like jinja2.meta.find_undeclared_variables).
   std::vector<std::string> undeclared_variables() const;
+  // Whether `name` occurs in the template at all: a variable it never names is never read.
+  bool mentions(std::string_view name) const;
   const std::string& name() const { return name_; }
 
   ~Template();

@@ -273,3 +273,95 @@ TEST(JsonReader, RoundTripsAndSurvivesCorruption) {
 
 }  // namespace
 }  // namespace textedge::detail::jinja
+
+namespace textedge::detail::jinja {
+namespace {
+
+// read_json_members checks the members it does not build as read_json reads them: the same
+// error at the same offset, or the same members (the others undefined).
+void expect_members_as_read_json(const std::string& json) {
+  static constexpr std::string_view kRead[] = {"messages"};
+  std::string full_error, error;
+  ValueArena full_arena, arena;
+  Value full, partial;
+  try {
+    full = read_json(json, &full_arena);
+  } catch (const JsonSyntaxError& e) {
+    full_error = e.what();
+  }
+  try {
+    partial = read_json_members(json, arena, kRead);
+  } catch (const JsonSyntaxError& e) {
+    error = e.what();
+  }
+  ASSERT_EQ(error, full_error) << json;
+  if (!full_error.empty()) return;
+  ASSERT_EQ(full.is_dict(), partial.is_dict()) << json;
+  if (!full.is_dict()) {
+    EXPECT_EQ(partial.repr(), full.repr()) << json;
+    return;
+  }
+  auto a = full.dict().entries(), b = partial.dict().entries();
+  ASSERT_EQ(a.size(), b.size()) << json;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    EXPECT_EQ(b[i].first.repr(), a[i].first.repr()) << json;
+    if (a[i].first.str() == "messages")
+      EXPECT_EQ(b[i].second.repr(), a[i].second.repr()) << json;
+    else
+      EXPECT_TRUE(b[i].second.is_undefined()) << json;
+  }
+}
+
+TEST(JsonReader, MembersNotBuiltAreCheckedAsIfRead) {
+  auto repeat = [](int n, char c) { return std::string(static_cast<std::size_t>(n), c); };
+  const std::string values[] = {
+      "", "{bad json", "[1, 2", "[1, 2,]", R"({"a" 1})", R"({"a": 1,})", "[01]", "[1.]", "[-]", "[1e]", "NaN",
+      "tru", "[true false]", "\"unterminated", "\"bad \\x escape\"", "\"\\u12\"", "\"\\ud83d alone\"",
+      "\"\\ude00 alone\"", "\"tab\tinside\"", "\"\xff\"", "\"\xc0\xaf overlong\"", "\"\xed\xa0\x80 surrogate\"",
+      "\"\xe2\x82 cut\"", "99999999999999999999", "[1e999, -0.0, 12, null, false]", "{\"x\": {\"y\": [[], {}]}}",
+      "\"" + repeat(16, 'x'), "\"" + repeat(15, 'x') + "\t\"", "[\"" + repeat(16, 'e') + "\\x\"]",
+      "[1,\n" + repeat(20, ' '), "{\n" + repeat(20, ' '), "[1\n" + repeat(16, ' ') + "x]",
+      "{\"a\":\n" + repeat(16, ' ') + "}", "[1,\n" + repeat(15, ' ') + "\x01]",
+      "{\"" + repeat(16, 'k') + "\"\n" + repeat(17, ' ') + "1}", "\"é \\\" \\u00e9 \\ud83d\\ude00 😀\"",
+      repeat(998, '[') + repeat(998, ']'), repeat(999, '[') + repeat(999, ']'), repeat(2000, '{')};
+  for (const std::string& v : values) {
+    expect_members_as_read_json("{\"messages\": [1], \"tools\": " + v + "}");
+    expect_members_as_read_json("{\n \"tools\": " + v + ",\n \"messages\": [{\"a\": \"b\"}]\n}");
+    expect_members_as_read_json("{\"tools\":" + v);
+  }
+  expect_members_as_read_json("[{\"tools\": 1}]");
+  expect_members_as_read_json("{\"tools\": 1, \"tools\": [2], \"messages\": 3, \"messages\": 4}");
+}
+
+// Random documents and their corruptions, read whole and with members left unbuilt.
+TEST(JsonReader, MembersNotBuiltSurviveCorruptionAsIfRead) {
+  std::mt19937 rng(11);
+  const char* atoms[] = {"0", "-12", "3.25e2", "true", "null", "\"\"", "\"é\\n\\\"x\\\"\"", "\"😀 \\ud83d\\ude00\"",
+                         "\"a string long enough for the sixteen-byte scan\""};
+  auto random_json = [&](auto& self, int depth) -> std::string {
+    int kind = depth > 3 ? 0 : static_cast<int>(rng() % 3);
+    if (kind == 0) return atoms[rng() % std::size(atoms)];
+    std::string out(1, kind == 1 ? '[' : '{');
+    int n = static_cast<int>(rng() % 5);
+    for (int i = 0; i < n; ++i) {
+      if (i) out += rng() % 2 ? ", " : ",\n   ";
+      if (kind == 2) out += "\"k" + std::to_string(rng() % 4) + "\": ";
+      out += self(self, depth + 1);
+    }
+    return out + (kind == 1 ? ']' : '}');
+  };
+  for (int round = 0; round < 300; ++round) {
+    std::string json = "{\n \"messages\": " + random_json(random_json, 1) + ",\n \"tools\": " + random_json(random_json, 1) +
+                       ",\n \"model\": " + random_json(random_json, 1) + "\n}";
+    expect_members_as_read_json(json);
+    for (int k = 0; k < 10; ++k) {
+      std::string corrupt = json;
+      corrupt[rng() % corrupt.size()] = "\"\\{}[],: \n\x01\xc3x0"[rng() % 14];
+      expect_members_as_read_json(corrupt);
+      expect_members_as_read_json(json.substr(0, rng() % json.size()));
+    }
+  }
+}
+
+}  // namespace
+}  // namespace textedge::detail::jinja
