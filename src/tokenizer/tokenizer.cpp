@@ -16,6 +16,7 @@
 #include "base/utf8.hpp"
 #include "tokenizer/added_vocabulary.hpp"
 #include "tokenizer/decoders/decoder.hpp"
+#include "tokenizer/decoders/string_edits.hpp"
 #include "tokenizer/models/bpe.hpp"
 #include "tokenizer/models/bpe_json.hpp"
 #include "tokenizer/normalizers/normalizer.hpp"
@@ -96,25 +97,9 @@ struct ReplaceThenByte {
   // `token` (at most kMaxToken bytes) mapped as the chain maps it, into out[0, n); true when it
   // is a byte token. `high`: the bytes' high bits or'ed (0: ASCII, so whole characters).
   bool map(std::string_view token, char* out, std::size_t& n, unsigned& high) const {
-    const char first = from[0];
-    const std::size_t m = from.size(), size = token.size();
-    const char* t = token.data();
-    std::size_t w = 0;
+    const std::size_t w = decoders::replace_short(token.data(), token.size(), from, to, out);
     unsigned bits = 0;
-    for (std::size_t r = 0; r < size;) {
-      bool match = t[r] == first && size - r >= m;
-      for (std::size_t k = 1; match && k < m; ++k) match = t[r + k] == from[k];
-      if (match) {
-        for (char c : to) {
-          out[w++] = c;
-          bits |= static_cast<unsigned char>(c);
-        }
-        r += m;
-      } else {
-        bits |= static_cast<unsigned char>(t[r]);
-        out[w++] = t[r++];
-      }
-    }
+    for (std::size_t i = 0; i < w; ++i) bits |= static_cast<unsigned char>(out[i]);
     n = w;
     high = bits & 0x80;
     if (w == 6 && out[0] == '<') {

@@ -21,7 +21,7 @@ TEST(MergeMap, FindsEveryMergeAndNoOtherPair) {
     if (reserved) map.reserve(50000);
     for (std::uint32_t rank = 0; rank < 50000; ++rank) {
       std::uint32_t left = rng() % 3000, right = rng() % 3000;
-      MergeMap::Merge m{rank, rng() % 100000};
+      MergeMap::Merge m{rank, static_cast<std::uint32_t>(rng() % 100000)};
       map.insert(left, right, m);
       expected[{left, right}] = m;
     }

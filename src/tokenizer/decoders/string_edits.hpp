@@ -9,6 +9,24 @@
 
 namespace textedge::detail::decoders {
 
+// replace_all's loop for a non-empty `from` and a `to` no longer than it: the n bytes at `in`
+// written to `out` (which may be `in`) with every occurrence replaced; returns the bytes written.
+inline std::size_t replace_short(const char* in, std::size_t n, std::string_view from, std::string_view to, char* out) {
+  const std::size_t m = from.size();
+  std::size_t write = 0, read = 0;
+  while (read < n) {
+    bool match = in[read] == from[0] && n - read >= m;
+    for (std::size_t k = 1; match && k < m; ++k) match = in[read + k] == from[k];
+    if (match) {
+      for (char c : to) out[write++] = c;
+      read += m;
+    } else {
+      out[write++] = in[read++];
+    }
+  }
+  return write;
+}
+
 // Replaces every non-overlapping occurrence of `from`, left to right. An empty `from` inserts
 // `to` at every character boundary, both ends included (so "" becomes `to`), as Rust does.
 // Allocates only when `to` is longer than `from` and there is a match.
@@ -28,20 +46,7 @@ inline void replace_all(std::string& s, std::string_view from, std::string_view 
   }
   if (to.size() <= from.size() && s.size() <= 64) {
     // Short strings (the usual token): one in-place byte loop, no library calls.
-    char* data = s.data();
-    const std::size_t n = s.size(), m = from.size();
-    std::size_t write = 0, read = 0;
-    while (read < n) {
-      bool match = data[read] == from[0] && n - read >= m;
-      for (std::size_t k = 1; match && k < m; ++k) match = data[read + k] == from[k];
-      if (match) {
-        for (char c : to) data[write++] = c;
-        read += m;
-      } else {
-        data[write++] = data[read++];
-      }
-    }
-    s.resize(write);
+    s.resize(replace_short(s.data(), s.size(), from, to, s.data()));
     return;
   }
   std::size_t pos = s.find(from);

@@ -6,12 +6,28 @@
 #include <cstring>
 #include <memory>
 #include <random>
+#include <span>
 
 #include "chat/jinja/runtime.hpp"
 #include "chat/jinja/template.hpp"
 
 namespace textedge::detail::jinja {
 namespace {
+
+// A random document of `atoms`, containers nested below `depth` up to four levels, members
+// separated inline or by pretty JSON's line breaks, keys "k0" to "k9" (repeats included).
+std::string random_json(std::mt19937& rng, std::span<const char* const> atoms, int depth = 0) {
+  int kind = depth > 3 ? 0 : static_cast<int>(rng() % 3);
+  if (kind == 0) return atoms[rng() % atoms.size()];
+  std::string out(1, kind == 1 ? '[' : '{');
+  int n = static_cast<int>(rng() % 6);
+  for (int i = 0; i < n; ++i) {
+    if (i) out += rng() % 2 ? ", " : ",\n  ";
+    if (kind == 2) out += "\"k" + std::to_string(rng() % 10) + "\": ";
+    out += random_json(rng, atoms, depth + 1);
+  }
+  return out + (kind == 1 ? ']' : '}');
+}
 
 // Both ways of reading must agree: owned values, and values in an arena viewing the text.
 std::string repr_both_ways(const std::string& json) {
@@ -230,18 +246,6 @@ TEST(JsonReader, RoundTripsAndSurvivesCorruption) {
                          "\"é\\n\\\"x\\\"\"",
                          "\"😀 \\ud83d\\ude00\"",
                          "\"a string long enough for the sixteen-byte scan\""};
-  auto random_json = [&](auto& self, int depth) -> std::string {
-    int kind = depth > 3 ? 0 : static_cast<int>(rng() % 3);
-    if (kind == 0) return atoms[rng() % std::size(atoms)];
-    std::string out(1, kind == 1 ? '[' : '{');
-    int n = static_cast<int>(rng() % 6);
-    for (int i = 0; i < n; ++i) {
-      if (i) out += rng() % 2 ? ", " : ",\n  ";
-      if (kind == 2) out += "\"k" + std::to_string(rng() % 10) + "\": ";
-      out += self(self, depth + 1);
-    }
-    return out + (kind == 1 ? ']' : '}');
-  };
   Value none = Value::none();
   auto to_json = [&](const Value& v) {
     std::string out;
@@ -249,7 +253,7 @@ TEST(JsonReader, RoundTripsAndSurvivesCorruption) {
     return out;
   };
   for (int round = 0; round < 300; ++round) {
-    std::string json = random_json(random_json, 0);
+    std::string json = random_json(rng, atoms);
     ValueArena arena;
     Value v = read_json(json, &arena);
     std::string written = to_json(v);
@@ -338,21 +342,9 @@ TEST(JsonReader, MembersNotBuiltSurviveCorruptionAsIfRead) {
   std::mt19937 rng(11);
   const char* atoms[] = {"0", "-12", "3.25e2", "true", "null", "\"\"", "\"é\\n\\\"x\\\"\"", "\"😀 \\ud83d\\ude00\"",
                          "\"a string long enough for the sixteen-byte scan\""};
-  auto random_json = [&](auto& self, int depth) -> std::string {
-    int kind = depth > 3 ? 0 : static_cast<int>(rng() % 3);
-    if (kind == 0) return atoms[rng() % std::size(atoms)];
-    std::string out(1, kind == 1 ? '[' : '{');
-    int n = static_cast<int>(rng() % 5);
-    for (int i = 0; i < n; ++i) {
-      if (i) out += rng() % 2 ? ", " : ",\n   ";
-      if (kind == 2) out += "\"k" + std::to_string(rng() % 4) + "\": ";
-      out += self(self, depth + 1);
-    }
-    return out + (kind == 1 ? ']' : '}');
-  };
   for (int round = 0; round < 300; ++round) {
-    std::string json = "{\n \"messages\": " + random_json(random_json, 1) + ",\n \"tools\": " + random_json(random_json, 1) +
-                       ",\n \"model\": " + random_json(random_json, 1) + "\n}";
+    std::string json = "{\n \"messages\": " + random_json(rng, atoms, 1) + ",\n \"tools\": " + random_json(rng, atoms, 1) +
+                       ",\n \"model\": " + random_json(rng, atoms, 1) + "\n}";
     expect_members_as_read_json(json);
     for (int k = 0; k < 10; ++k) {
       std::string corrupt = json;
