@@ -53,7 +53,7 @@ test-sanitize: build engine
 # The tests that run threads (thread pool and encode_batch, StreamBatch, concurrent renders and
 # regexes, the reference tests' parallel encodes of one model) under ThreadSanitizer.
 TSAN_DIR ?= $(BUILD_DIR)-tsan
-TSAN_TARGETS = tokenizer_test stream_test chat_template_test jinja_test regex_test reference_test bpe_json_test
+TSAN_TARGETS = thread_pool_test tokenizer_test stream_test chat_template_test jinja_test regex_test reference_test bpe_json_test
 TSAN_TESTS = Batch|Thread|Concurrent|Reference\..*qwen3|BpeJson\.(Split|Corrupted)
 test-tsan: build
 	@BUILD_DIR=$(BUILD_DIR) bash scripts/goldens.sh

@@ -3,7 +3,8 @@
 
 #include <cstddef>
 #include <exception>
-#include <thread>
+
+#include "base/thread_pool.hpp"
 
 namespace textedge::detail {
 
@@ -14,7 +15,8 @@ inline constexpr std::size_t kParallelMinItems = std::size_t{1} << 14;
 // The same for tokenizer.json text read on two threads.
 inline constexpr std::size_t kParallelMinBytes = std::size_t{1} << 18;
 
-// Calls first() on this thread and second() on another, and waits for both; when `parallel` is
+// Calls first() on this thread and second() on a pool worker (or on this thread, after first(),
+// when no worker has taken it by then), and waits for both; when `parallel` is
 // false, calls both here, in order. An exception from either is rethrown after both finished
 // (first()'s wins when both throw).
 template <class First, class Second>
@@ -25,13 +27,14 @@ void run_in_parallel(bool parallel, First&& first, Second&& second) {
     return;
   }
   std::exception_ptr second_error;
-  std::thread helper([&] {
+  auto guarded = [&] {
     try {
       second();
     } catch (...) {
       second_error = std::current_exception();
     }
-  });
+  };
+  PoolTask helper(guarded);
   try {
     first();
   } catch (...) {

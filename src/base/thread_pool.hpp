@@ -7,6 +7,8 @@
 // caches warm across calls.
 #pragma once
 
+#include <memory>
+
 #include "base/function_ref.hpp"
 
 namespace textedge::detail {
@@ -18,5 +20,28 @@ namespace textedge::detail {
 // a worker that is busy with another caller's batch. Safe to call from many
 // threads at once.
 void run_on_pool(unsigned threads, FunctionRef<void()> work);
+
+// Wakes a worker to wait awake for PoolTasks about to come (a load calls it as it starts, so
+// that its first phase does not wait for a halted vCPU to wake).
+void wake_pool_worker();
+
+struct PoolBatch;
+
+// `work` handed to a pool worker now and joined later: join() runs it on the joining thread when
+// no worker has started it yet, else waits for it. `work` must not throw and must outlive the
+// task; the destructor joins. Loading uses it for its second thread: a new thread per phase
+// started 100-400 us late on this project's VMs (a sleeping worker is woken instead, and a worker
+// that finished a phase waits for the next one awake for a while: see thread_pool.cpp).
+class PoolTask {
+ public:
+  explicit PoolTask(FunctionRef<void()> work);
+  PoolTask(const PoolTask&) = delete;
+  PoolTask& operator=(const PoolTask&) = delete;
+  ~PoolTask();
+  void join();
+
+ private:
+  std::unique_ptr<PoolBatch> batch_;  // null once joined
+};
 
 }  // namespace textedge::detail

@@ -268,6 +268,7 @@ std::shared_ptr<Tokenizer::Impl> build(const JsonDocument& doc, const std::strin
 // The vocabulary and merges through the dedicated reader and the rest through the DOM; the
 // whole text through the DOM when the reader declines (its errors then name the path).
 std::shared_ptr<Tokenizer::Impl> build(std::string_view text, const std::string& origin) {
+  if (text.size() >= kParallelMinBytes) wake_pool_worker();  // its phases run on a worker
   BpeLists lists;
   if (auto rest = read_bpe_lists(text, lists)) return build(JsonDocument(std::string_view(*rest), origin), origin, &lists);
   return build(JsonDocument(text, origin), origin, nullptr);

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <filesystem>
 #include <fstream>
 #include <random>
@@ -187,6 +188,25 @@ TEST(TokenizerDecode, OutOfRangeIdsAreSkippedAsTheReferenceDoes) {
   std::vector<TokenId> q = {9707, 4294967295u, 151643, 151644, 1879};
   EXPECT_EQ(qwen3.decode(q), "Hello<|endoftext|><|im_start|> world");
   EXPECT_EQ(qwen3.decode(q, {.skip_special_tokens = true}), "Hello world");
+}
+
+// Loads run their phases on the pool's workers (base/thread_pool.hpp): loads on several threads
+// at once, beside encode_batch, give the same tokenizer as one load alone.
+TEST(TokenizerConcurrent, LoadsOnManyThreadsAtOnce) {
+  const std::string text = "Hello naïve café 東京 🙂 return x;\n    if (a) { b(); }";
+  const auto expected = Tokenizer::load(model_path("llama2")).encode(text);
+  std::atomic<int> mismatches{0};
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 3; ++t)
+    threads.emplace_back([&] {
+      for (int round = 0; round < 2; ++round) {
+        auto tok = Tokenizer::load(model_path("llama2"));
+        const std::vector<std::string> two = {text, text};
+        if (tok.encode(text) != expected || tok.encode_batch(two, {}, 2)[1] != expected) ++mismatches;
+      }
+    });
+  for (auto& t : threads) t.join();
+  EXPECT_EQ(mismatches.load(), 0);
 }
 
 TEST(TokenizerBatch, MatchesSequentialEncodeAndIsThreadSafe) {

@@ -6,12 +6,14 @@
 #include <cstring>
 #include <exception>
 #include <future>
-#include <thread>
+#include <functional>
+#include <optional>
 #ifdef __SSE2__
 #include <emmintrin.h>
 #endif
 
 #include "base/run_in_parallel.hpp"
+#include "base/thread_pool.hpp"
 #include "base/utf8.hpp"
 
 namespace textedge::detail {
@@ -362,7 +364,8 @@ std::optional<std::string> read_bpe_lists(std::string_view text, BpeLists& lists
   bool helper_ok = false;
   const char* helper_end = nullptr;
   const Span* helper_span = nullptr;
-  std::thread helper;
+  std::function<void()> helper_work;  // declared before the task that refers to it
+  std::optional<PoolTask> helper;
   const bool parallel = text.size() >= kParallelMinBytes;  // small files: a thread costs more
   std::exception_ptr helper_error;
   // The split point of the merges, handed to the helper (nullptr: no split).
@@ -408,10 +411,12 @@ std::optional<std::string> read_bpe_lists(std::string_view text, BpeLists& lists
               helper_error = std::current_exception();
             }
           };
-          if (parallel)
-            helper = std::thread(std::move(read_first));
-          else
+          if (parallel) {
+            helper_work = std::move(read_first);
+            helper.emplace(helper_work);
+          } else {
             read_first();
+          }
           if (!r.skip_value()) return false;
         } else if (parallel && key == "merges" && helper_span == &vocab && (split = merges_split(r.p, r.end))) {
           send_split(split);
@@ -433,11 +438,11 @@ std::optional<std::string> read_bpe_lists(std::string_view text, BpeLists& lists
     ok = walk();
   } catch (...) {
     send_split(nullptr);
-    if (helper.joinable()) helper.join();
+    if (helper) helper->join();
     throw;
   }
   send_split(nullptr);  // the helper waits for it
-  if (helper.joinable()) helper.join();
+  if (helper) helper->join();
   if (helper_error) std::rethrow_exception(helper_error);
   // The helper's member must end where skipping it ended.
   if (!helper_span || helper_end != helper_span->end) helper_ok = false;

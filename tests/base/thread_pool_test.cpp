@@ -1,0 +1,83 @@
+// The pool's two uses (src/base/thread_pool.hpp): PoolTask and run_in_parallel, which loading
+// runs its phases with, and run_on_pool, which encode_batch runs on; under ThreadSanitizer in
+// `make test-tsan` (the tests named Thread*).
+#include "base/thread_pool.hpp"
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <future>
+#include <stdexcept>
+#include <thread>
+#include <vector>
+
+#include "base/run_in_parallel.hpp"
+
+namespace textedge::detail {
+namespace {
+
+TEST(ThreadPoolTask, RunsItsWorkExactlyOnceWhoeverTakesIt) {
+  std::atomic<int> runs{0};
+  for (int i = 0; i < 500; ++i) {
+    auto work = [&] { runs.fetch_add(1); };
+    PoolTask task(work);
+    if (i % 2) task.join();  // at once (often before a worker takes it), or at the end of scope
+  }
+  EXPECT_EQ(runs.load(), 500);
+}
+
+TEST(ThreadPoolTask, WorkMayWaitForWhatTheCallerDoesBeforeJoining) {
+  // As read_bpe_lists' helper waits for the split point the loading thread finds.
+  for (int i = 0; i < 200; ++i) {
+    std::promise<int> sent;
+    std::future<int> got = sent.get_future();
+    int seen = 0;
+    auto work = [&] { seen = got.get(); };
+    PoolTask task(work);
+    sent.set_value(i);
+    task.join();
+    EXPECT_EQ(seen, i);
+  }
+}
+
+TEST(ThreadRunInParallel, RunsBothAndRethrows) {
+  int a = 0, b = 0;
+  run_in_parallel(true, [&] { a = 1; }, [&] { b = 2; });
+  EXPECT_EQ(a + b, 3);
+  EXPECT_THROW(run_in_parallel(true, [] {}, [] { throw std::runtime_error("second"); }), std::runtime_error);
+  try {
+    run_in_parallel(true, [] { throw std::logic_error("first"); }, [] { throw std::runtime_error("second"); });
+    ADD_FAILURE() << "no exception";
+  } catch (const std::logic_error& e) {
+    EXPECT_STREQ(e.what(), "first");  // first()'s wins when both throw
+  }
+  bool second_ran = false;
+  EXPECT_THROW(run_in_parallel(true, [] { throw std::logic_error("first"); }, [&] { second_ran = true; }), std::logic_error);
+  EXPECT_TRUE(second_ran);  // both finish before the exception leaves
+}
+
+TEST(ThreadPoolConcurrent, LoadPhasesAndBatchesFromManyThreads) {
+  // Loads on several threads at once, beside encode_batch's batches: every piece of work runs
+  // once, none waits for a worker busy with another caller's work.
+  std::atomic<long> sum{0};
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 6; ++t) {
+    threads.emplace_back([&, t] {
+      for (int i = 0; i < 300; ++i) {
+        if (t % 3 == 2) {
+          std::atomic<int> next{0};
+          run_on_pool(3, [&] {
+            for (int k; (k = next.fetch_add(1)) < 8;) sum.fetch_add(1);
+          });
+        } else {
+          run_in_parallel(true, [&] { sum.fetch_add(1); }, [&] { sum.fetch_add(1); });
+        }
+      }
+    });
+  }
+  for (auto& t : threads) t.join();
+  EXPECT_EQ(sum.load(), 4 * 300 * 2 + 2 * 300 * 8);
+}
+
+}  // namespace
+}  // namespace textedge::detail
