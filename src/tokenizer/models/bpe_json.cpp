@@ -202,7 +202,7 @@ struct Reader {
     if (!eat('[')) return false;
     if (eat(']')) return true;
     skip_space();
-    return merge_entries(lists.merges, lists.merges_unescaped, nullptr) == kClosed;
+    return merge_entries(lists.merges.head, lists.merges_unescaped, nullptr) == kClosed;
   }
 
   // Where the one space of s is; npos when it has none or more than one. Performance note: two
@@ -381,6 +381,7 @@ std::optional<std::string> read_bpe_lists(std::string_view text, BpeLists& lists
   Reader::Entries head_result = Reader::kFailed;  // the helper's part of the merges
   bool head_utf8 = true;
   std::vector<BpeLists::Merge> tail;  // this thread's part
+  bool tail_utf8 = false;
   auto read_member = [&lists](std::string_view name, Reader& m) { return name == "vocab" ? m.vocab(lists) : m.merges(lists); };
   auto walk = [&] {
     for (;;) {
@@ -405,7 +406,7 @@ std::optional<std::string> read_bpe_lists(std::string_view text, BpeLists& lists
               if (!h.eat('[')) return;
               h.skip_space();
               lists.merges.reserve(static_cast<std::size_t>(at - h.p) / 16 + 64);
-              head_result = h.merge_entries(lists.merges, lists.merges_unescaped, at);
+              head_result = h.merge_entries(lists.merges.head, lists.merges_unescaped, at);
               head_utf8 = head_utf8 && simdjson::validate_utf8(merges.begin, static_cast<std::size_t>(at - merges.begin));
             } catch (...) {
               helper_error = std::current_exception();
@@ -423,6 +424,8 @@ std::optional<std::string> read_bpe_lists(std::string_view text, BpeLists& lists
           r.p = split;
           tail.reserve(static_cast<std::size_t>(r.end - split) / 16 + 64);
           if (r.merge_entries(tail, lists.merges_tail_unescaped, nullptr) != Reader::kClosed) return false;
+          // Here, while the helper still reads: after the join it was serial (Llama 3.1, ~0.3 ms).
+          tail_utf8 = simdjson::validate_utf8(split, static_cast<std::size_t>(r.p - split));
         } else if (!read_member(key, r)) {
           return false;
         }
@@ -450,10 +453,8 @@ std::optional<std::string> read_bpe_lists(std::string_view text, BpeLists& lists
   if (split) {
     // The helper's reading from the start of the merges must have come to the split point at the
     // start of an entry: then the tail read from there is the rest of the list.
-    if (head_result != Reader::kAtStop || !head_utf8 ||
-        !simdjson::validate_utf8(split, static_cast<std::size_t>(merges.end - split)))
-      return std::nullopt;
-    lists.merges.insert(lists.merges.end(), tail.begin(), tail.end());
+    if (head_result != Reader::kAtStop || !head_utf8 || !tail_utf8) return std::nullopt;
+    lists.merges.tail = std::move(tail);
   } else {
     for (const Span& s : {vocab, merges})
       if (!simdjson::validate_utf8(s.begin, static_cast<std::size_t>(s.end - s.begin))) return std::nullopt;
