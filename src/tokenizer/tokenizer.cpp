@@ -219,17 +219,31 @@ std::shared_ptr<Tokenizer::Impl> build(const JsonDocument& doc, const std::strin
       if (find_invalid_utf8(bytes) != std::string_view::npos) partial[id] = 1;
     }
   };
-  // Each thread makes half the token bytes (the decoder's edits are most of the work: Llama 2's
-  // loading thread 74.6M -> 65.2M instructions, Gemma 3's 820M -> 736M); the second also finds
-  // the special tokens.
-  const auto middle = static_cast<TokenId>(impl->vocab_size / 2);
-  StringList second_half;
+  // The token bytes on both threads (the decoder's edits are most of the work: Llama 2's loading
+  // thread 74.6M -> 65.2M instructions, Gemma 3's 820M -> 736M against one thread); the second
+  // finds the special tokens first. The first 40% of the ids go straight into the list on this
+  // thread; then both take ranges of the rest until none is left, appended in order. Halves had
+  // left one thread ~40% longer (Llama 3.1: 1.3 against 1.8 ms, timed inside a load).
+  const auto vocab_size = static_cast<TokenId>(impl->vocab_size);
+  const TokenId head = vocab_size / 5 * 2;
+  constexpr TokenId kRange = 8192;
+  std::vector<StringList> ranges((vocab_size - head + kRange - 1) / kRange);
+  std::atomic<std::size_t> next_range{0};
+  auto take_ranges = [&] {
+    for (std::size_t r; (r = next_range.fetch_add(1, std::memory_order_relaxed)) < ranges.size();) {
+      TokenId begin = head + static_cast<TokenId>(r) * kRange, end = std::min(vocab_size, begin + kRange);
+      ranges[r].reserve(end - begin, (end - begin) * 8);
+      token_bytes(begin, end, ranges[r]);
+    }
+  };
   impl->token_bytes.reserve(impl->vocab_size, impl->vocab_size * 8);
-  second_half.reserve(impl->vocab_size - middle, (impl->vocab_size - middle) * 8);
   run_in_parallel(
-      impl->vocab_size >= kParallelMinItems, [&] { token_bytes(0, middle, impl->token_bytes); },
+      impl->vocab_size >= kParallelMinItems,
       [&] {
-        token_bytes(middle, static_cast<TokenId>(impl->vocab_size), second_half);
+        token_bytes(0, head, impl->token_bytes);
+        take_ranges();
+      },
+      [&] {
         // First bytes of special contents: most tokens need no lookup.
         bool first_byte[256] = {};
         for (const AddedToken& t : impl->added.tokens())
@@ -250,8 +264,9 @@ std::shared_ptr<Tokenizer::Impl> build(const JsonDocument& doc, const std::strin
             impl->decoder->map_token(token);
           impl->special_bytes.emplace_back(id, std::move(token));
         }
+        take_ranges();
       });
-  impl->token_bytes.append(second_half);
+  for (const StringList& range : ranges) impl->token_bytes.append(range);
   for (TokenId id = 0; id < impl->vocab_size; ++id)
     if (partial[id] && impl->token_kind[id] == TokenKind::kText) impl->token_kind[id] = TokenKind::kPartial;
   if (fused) {

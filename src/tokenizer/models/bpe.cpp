@@ -408,11 +408,28 @@ BpeModel BpeModel::from_json(const Json& model, bool byte_level, const BpeLists*
       }
     }
   };
+  // Both threads take ranges of ranks until none is left: halves by count left one thread up to
+  // a fifth longer (later merges make longer tokens; Llama 3.1 5.3 against 6.5 ms, timed inside
+  // a load). The error reported is the lowest rank's, as one thread in order would find.
   Half first, second;
-  std::size_t middle = entries.size() / 2;
+  std::atomic<std::size_t> next_range{0};
+  auto resolve_ranges = [&](Half& half) {
+    constexpr std::size_t kRange = 8192;
+    for (std::size_t begin; (begin = next_range.fetch_add(kRange, std::memory_order_relaxed)) < entries.size();) {
+      Half part;
+      resolve(begin, std::min(entries.size(), begin + kRange), part);
+      for (char32_t c : part.no_split_after)
+        if (std::find(half.no_split_after.begin(), half.no_split_after.end(), c) == half.no_split_after.end())
+          half.no_split_after.push_back(c);
+      if (part.error_rank != SIZE_MAX) {
+        if (part.error_rank < half.error_rank) half.error = std::move(part.error), half.error_rank = part.error_rank;
+        return;
+      }
+    }
+  };
   run_in_parallel(
-      entries.size() >= kParallelMinItems, [&] { resolve(0, middle, first); },
-      [&] { resolve(middle, entries.size(), second); });
+      entries.size() >= kParallelMinItems, [&] { resolve_ranges(first); }, [&] { resolve_ranges(second); });
+  if (second.error_rank < first.error_rank) std::swap(first, second);
   for (Half* half : {&first, &second}) {
     if (half->error_rank != SIZE_MAX)
       throw LoadError(merges.file(), merges.path() + "[" + std::to_string(half->error_rank) + "]", half->error);

@@ -378,6 +378,49 @@ TEST(Bpe, MissingMergeTokenNamesPath) {
   }
 }
 
+// Large enough that both loading threads resolve ranges of merges: of two bad merges, the error
+// names the lower rank wherever the ranges fell, and every merge resolves where none is bad.
+TEST(Bpe, LargeMergeListsResolveOnBothThreadsAndNameTheFirstError) {
+  // 200 characters (U+4E00...) and a merge for each pair of them: 40,000 merges.
+  constexpr int kChars = 200;
+  auto ch = [](int i) {
+    std::string s;
+    textedge::detail::append_utf8(s, static_cast<char32_t>(0x4E00 + i));
+    return s;
+  };
+  auto model_json = [&](int bad_right, int bad_left) {
+    std::string vocab, merges;
+    for (int a = 0; a < kChars; ++a) vocab += std::string(a ? "," : "") + "\"" + ch(a) + "\":" + std::to_string(a);
+    for (int a = 0; a < kChars; ++a)
+      for (int b = 0; b < kChars; ++b) {
+        int rank = a * kChars + b;
+        vocab += ",\"" + ch(a) + ch(b) + "\":" + std::to_string(kChars + rank);
+        merges += std::string(rank ? "," : "") + "\"" + (rank == bad_left ? "zz" : ch(a)) + " " + (rank == bad_right ? "?" : ch(b)) + "\"";
+      }
+    return R"({"type":"BPE","vocab":{)" + vocab + R"(},"merges":[)" + merges + "]}";
+  };
+  const std::string good_text = model_json(-1, -1);
+  JsonDocument good(std::string_view(good_text), "inline.json");
+  BpeModel model = BpeModel::from_json(good.root(), false);
+  for (int rank : {0, 8191, 8192, 20000, kChars * kChars - 1}) {
+    std::vector<TokenId> ids;
+    model.encode_word(ch(rank / kChars) + ch(rank % kChars), ids);
+    EXPECT_EQ(ids, std::vector<TokenId>{static_cast<TokenId>(kChars + rank)}) << rank;
+  }
+  for (auto [bad_right, bad_left] : {std::pair{30000, 3000}, std::pair{9000, 39000}}) {
+    const std::string text = model_json(bad_right, bad_left);
+    JsonDocument doc(std::string_view(text), "inline.json");
+    int first = std::min(bad_right, bad_left);
+    try {
+      BpeModel::from_json(doc.root(), false);
+      ADD_FAILURE() << "expected LoadError";
+    } catch (const LoadError& e) {
+      EXPECT_EQ(e.json_path(), "$.merges[" + std::to_string(first) + "]");
+      EXPECT_NE(std::string(e.what()).find(first == bad_left ? "\"zz\"" : "\"?\""), std::string::npos) << e.what();
+    }
+  }
+}
+
 TEST(Bpe, MalformedMergeString) {
   JsonDocument doc(R"({"type":"BPE","vocab":{"a":0,"b":1,"ab":2},"merges":["a b", "ab"]})", "inline.json");
   EXPECT_THROW(BpeModel::from_json(doc.root(), false), LoadError);
