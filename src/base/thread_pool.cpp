@@ -16,8 +16,12 @@ namespace textedge::detail {
 // waiting.
 struct PoolBatch {
   PoolBatch(FunctionRef<void()> w, bool task) : work(w), keep_awake(task) {}
+  // A detached batch owns its work and is deleted by the worker that ran it.
+  explicit PoolBatch(std::function<void()> owned_work) : owned(std::move(owned_work)), work(owned), keep_awake(false), detached(true) {}
+  std::function<void()> owned;
   FunctionRef<void()> work;
-  bool keep_awake;  // a load phase: the worker then waits awake for the next one
+  bool keep_awake = true;  // a load phase: the worker then waits awake for the next one
+  bool detached = false;
   unsigned outstanding = 0;
   std::atomic<bool> finished{false};  // outstanding reached 0 (read without the lock)
   std::condition_variable done;
@@ -98,6 +102,15 @@ class Pool {
     wake_.notify_one();
   }
 
+  void detach(PoolBatch* batch) {
+    {
+      std::lock_guard lock(mutex_);
+      add_workers(1);
+      push(batch);
+    }
+    wake_.notify_one();
+  }
+
   // Whether the batch was withdrawn before a worker took it (the caller then runs it).
   bool finish(PoolBatch& batch) {
     {
@@ -152,6 +165,11 @@ class Pool {
       awake = batch->keep_awake;
       lock.unlock();
       batch->work();
+      if (batch->detached) {
+        delete batch;
+        lock.lock();
+        continue;
+      }
       lock.lock();
       if (--batch->outstanding == 0) {
         batch->done.notify_one();
@@ -177,6 +195,8 @@ void run_on_pool(unsigned threads, FunctionRef<void()> work) {
 }
 
 void wake_pool_worker() { Pool::instance().wake(); }
+
+void run_detached(std::function<void()> work) { Pool::instance().detach(new PoolBatch(std::move(work))); }
 
 PoolTask::PoolTask(FunctionRef<void()> work) : batch_(std::make_unique<PoolBatch>(work, true)) {
   Pool::instance().start(*batch_);

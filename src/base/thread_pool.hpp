@@ -7,6 +7,7 @@
 // caches warm across calls.
 #pragma once
 
+#include <functional>
 #include <memory>
 
 #include "base/function_ref.hpp"
@@ -24,6 +25,16 @@ void run_on_pool(unsigned threads, FunctionRef<void()> work);
 // Wakes a worker to wait awake for PoolTasks about to come (a load calls it as it starts, so
 // that its first phase does not wait for a halted vCPU to wake).
 void wake_pool_worker();
+
+// Runs `work` on a pool worker later and returns at once: a load frees its temporaries there.
+// Work still queued when the process exits is dropped.
+void run_detached(std::function<void()> work);
+
+// Destroys *object on a pool worker (run_detached).
+template <class T>
+void destroy_on_pool(std::unique_ptr<T> object) {
+  run_detached([shared = std::shared_ptr<T>(std::move(object))]() mutable { shared.reset(); });
+}
 
 struct PoolBatch;
 

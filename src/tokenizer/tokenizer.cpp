@@ -283,10 +283,15 @@ std::shared_ptr<Tokenizer::Impl> build(const JsonDocument& doc, const std::strin
 // The vocabulary and merges through the dedicated reader and the rest through the DOM; the
 // whole text through the DOM when the reader declines (its errors then name the path).
 std::shared_ptr<Tokenizer::Impl> build(std::string_view text, const std::string& origin) {
-  if (text.size() >= kParallelMinBytes) wake_pool_worker();  // its phases run on a worker
-  BpeLists lists;
-  if (auto rest = read_bpe_lists(text, lists)) return build(JsonDocument(std::string_view(*rest), origin), origin, &lists);
-  return build(JsonDocument(text, origin), origin, nullptr);
+  const bool large = text.size() >= kParallelMinBytes;
+  if (large) wake_pool_worker();  // its phases run on a worker
+  auto lists = std::make_unique<BpeLists>();
+  std::shared_ptr<Tokenizer::Impl> impl;
+  if (auto rest = read_bpe_lists(text, *lists)) impl = build(JsonDocument(std::string_view(*rest), origin), origin, lists.get());
+  else impl = build(JsonDocument(text, origin), origin, nullptr);
+  // Off the loading thread: freeing Gemma 3's lists took 0.5 ms (best of 10).
+  if (large) destroy_on_pool(std::move(lists));
+  return impl;
 }
 
 }  // namespace
@@ -308,7 +313,11 @@ Tokenizer Tokenizer::load(const std::string& path) {
     auto sibling = fs::path(path).parent_path() / "tokenizer_config.json";
     if (fs::path(path).filename() == "tokenizer.json") config_file = sibling.string();
   }
-  auto impl = build(MappedFile(file).text(), file);
+  auto mapped = std::make_unique<MappedFile>(file);
+  auto impl = build(mapped->text(), file);
+  // Unmapping off the loading thread: Llama 3.1's file 0.53 ms, Gemma 3's 1.5 ms, Llama 2's 0.06
+  // (best of 10).
+  if (mapped->text().size() >= kParallelMinBytes) destroy_on_pool(std::move(mapped));
   if (!config_file.empty() && fs::exists(config_file, ec)) {
     JsonDocument config = JsonDocument::load(config_file);
     Json root = config.root();
