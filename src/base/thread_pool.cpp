@@ -94,6 +94,7 @@ class Pool {
   }
 
   void wake() {
+    loading_.fetch_add(1, std::memory_order_relaxed);
     {
       std::lock_guard lock(mutex_);
       add_workers(1);
@@ -150,7 +151,8 @@ class Pool {
     for (;;) {
       if (queue_.empty() && awake) {
         lock.unlock();
-        wait_awake([&] { return queued_.load(std::memory_order_relaxed) != 0; }, kAwake);
+        wait_awake([&] { return queued_.load(std::memory_order_relaxed) != 0 || loading_.load(std::memory_order_relaxed) == 0; },
+                   kAwake);
         lock.lock();
       }
       wake_.wait(lock, [&] { return !queue_.empty() || wake_requested_; });
@@ -185,6 +187,9 @@ class Pool {
   std::atomic<std::size_t> queued_{0};  // queue_.size(), for spinning workers
   unsigned workers_ = 0;
   bool wake_requested_ = false;
+
+ public:
+  std::atomic<int> loading_{0};  // loads between wake_pool_worker and loaded: workers wait awake
 };
 
 }  // namespace
@@ -195,6 +200,8 @@ void run_on_pool(unsigned threads, FunctionRef<void()> work) {
 }
 
 void wake_pool_worker() { Pool::instance().wake(); }
+
+void loaded() { Pool::instance().loading_.fetch_sub(1, std::memory_order_relaxed); }
 
 void run_detached(std::function<void()> work) { Pool::instance().detach(new PoolBatch(std::move(work))); }
 

@@ -23,8 +23,21 @@ namespace textedge::detail {
 void run_on_pool(unsigned threads, FunctionRef<void()> work);
 
 // Wakes a worker to wait awake for PoolTasks about to come (a load calls it as it starts, so
-// that its first phase does not wait for a halted vCPU to wake).
+// that its first phase does not wait for a halted vCPU to wake), until as many loaded() calls:
+// workers then sleep as soon as they are idle. PoolLoading calls both.
 void wake_pool_worker();
+void loaded();
+struct PoolLoading {
+  explicit PoolLoading(bool active) : active(active) {
+    if (active) wake_pool_worker();
+  }
+  ~PoolLoading() {
+    if (active) loaded();
+  }
+  PoolLoading(const PoolLoading&) = delete;
+  PoolLoading& operator=(const PoolLoading&) = delete;
+  const bool active;
+};
 
 // Runs `work` on a pool worker later and returns at once: a load frees its temporaries there.
 // Work still queued when the process exits is dropped.

@@ -284,7 +284,7 @@ std::shared_ptr<Tokenizer::Impl> build(const JsonDocument& doc, const std::strin
 // whole text through the DOM when the reader declines (its errors then name the path).
 std::shared_ptr<Tokenizer::Impl> build(std::string_view text, const std::string& origin) {
   const bool large = text.size() >= kParallelMinBytes;
-  if (large) wake_pool_worker();  // its phases run on a worker
+  PoolLoading loading(large);  // its phases run on a worker
   auto lists = std::make_unique<BpeLists>();
   std::shared_ptr<Tokenizer::Impl> impl;
   if (auto rest = read_bpe_lists(text, *lists)) impl = build(JsonDocument(std::string_view(*rest), origin), origin, lists.get());

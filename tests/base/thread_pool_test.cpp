@@ -6,7 +6,9 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <chrono>
 #include <future>
+#include <memory>
 #include <stdexcept>
 #include <thread>
 #include <vector>
@@ -37,6 +39,21 @@ TEST(ThreadPoolTask, WorkMayWaitForWhatTheCallerDoesBeforeJoining) {
     sent.set_value(i);
     task.join();
     EXPECT_EQ(seen, i);
+  }
+}
+
+TEST(ThreadPoolDetached, DestroysOnAWorkerWithoutWaiting) {
+  // As a load frees its read lists and unmaps its file.
+  struct Signals {
+    std::promise<std::thread::id> destroyed;
+    ~Signals() { destroyed.set_value(std::this_thread::get_id()); }
+  };
+  for (int i = 0; i < 50; ++i) {
+    auto object = std::make_unique<Signals>();
+    std::future<std::thread::id> done = object->destroyed.get_future();
+    destroy_on_pool(std::move(object));
+    ASSERT_EQ(done.wait_for(std::chrono::seconds(10)), std::future_status::ready);
+    EXPECT_NE(done.get(), std::this_thread::get_id());
   }
 }
 
