@@ -274,6 +274,21 @@ BpeModel BpeModel::from_json(const Json& model, bool byte_level, const BpeLists*
                             std::to_string(lists.vocab.size()) + " tokens (ids must stay dense)");
   std::size_t size = lists.vocab.empty() ? 0 : max_id + 1;
   std::vector<std::string_view> tokens(size);
+  // The hashes of every merge's two sides, for resolving them below, made here in ranges by
+  // whichever thread is done with its part first: the two parts differ by model (Llama 2's
+  // token list took 0.39 ms against its table's 0.93, Llama 3.1's list with the raw bytes 4.9
+  // against 3.8, timed inside a load).
+  const auto& entries = lists.merges;
+  auto side_hashes = std::make_unique_for_overwrite<std::uint64_t[]>(2 * entries.size());
+  std::atomic<std::size_t> next_hashes{0};
+  auto hash_sides = [&] {
+    constexpr std::size_t kRange = 8192;
+    for (std::size_t begin; (begin = next_hashes.fetch_add(kRange, std::memory_order_relaxed)) < entries.size();)
+      for (std::size_t rank = begin, end = std::min(entries.size(), begin + kRange); rank < end; ++rank) {
+        side_hashes[2 * rank] = hash_bytes(entries[rank].left);
+        side_hashes[2 * rank + 1] = hash_bytes(entries[rank].right);
+      }
+  };
   run_in_parallel(
       size >= kParallelMinItems,
       [&] {
@@ -286,6 +301,7 @@ BpeModel BpeModel::from_json(const Json& model, bool byte_level, const BpeLists*
           if (i + kAhead < v.size()) m.json_vocab_.prefetch(ahead[i % kAhead] = hash_bytes(v[i + kAhead].text));
           m.json_vocab_.insert(v[i].text, h, v[i].id);
         }
+        hash_sides();
       },
       [&] {
         m.has_token_.assign(size, false);
@@ -303,6 +319,7 @@ BpeModel BpeModel::from_json(const Json& model, bool byte_level, const BpeLists*
           for (std::size_t id = 0; id < size; ++id)
             m.raw_bytes_.push_back(alphabet_to_bytes(tokens[id], raw) ? std::string_view(raw) : std::string_view());
         }
+        hash_sides();
       });
   std::fill(std::begin(m.byte_ids_), std::end(m.byte_ids_), -1);
   if (byte_level) {
@@ -331,7 +348,6 @@ BpeModel BpeModel::from_json(const Json& model, bool byte_level, const BpeLists*
   struct Resolved {
     TokenId left, right, merged;
   };
-  const auto& entries = lists.merges;
   std::vector<Resolved> resolved(entries.size());
   // Characters before a U+2581 inside a merge result (see split_before_metaspace_).
   bool track_metaspace = !byte_level && !m.ignore_merges_ && m.continuing_subword_prefix_.empty() && m.end_of_word_suffix_.empty();
@@ -356,15 +372,11 @@ BpeModel BpeModel::from_json(const Json& model, bool byte_level, const BpeLists*
   auto resolve = [&](std::size_t begin, std::size_t end, Half& half) {
     const std::string& prefix = m.continuing_subword_prefix_;
     std::string merged;
-    std::uint64_t hashes[kAhead][2];
     TokenId last = kNoToken;
     for (std::size_t base = begin; base < end; base += kAhead) {
       std::size_t n = std::min(kAhead, end - base);
-      for (std::size_t j = 0; j < n; ++j) {
-        const BpeLists::Merge& e = entries[base + j];
-        m.json_vocab_.prefetch(hashes[j][0] = hash_bytes(e.left));
-        m.json_vocab_.prefetch(hashes[j][1] = hash_bytes(e.right));
-      }
+      const std::uint64_t* hashes = &side_hashes[2 * base];  // left, right, left, ...
+      for (std::size_t k = 0; k < 2 * n; ++k) m.json_vocab_.prefetch(hashes[k]);
       for (std::size_t j = 0; j < n; ++j) {
         std::size_t rank = base + j;
         const BpeLists::Merge& e = entries[rank];
@@ -372,9 +384,9 @@ BpeModel BpeModel::from_json(const Json& model, bool byte_level, const BpeLists*
           half.error_rank = rank;
           half.error = std::move(message);
         };
-        auto a_id = m.json_vocab_.find(e.left, hashes[j][0]);
+        auto a_id = m.json_vocab_.find(e.left, hashes[2 * j]);
         if (!a_id) return fail("merge token \"" + std::string(e.left) + "\" is not in the vocabulary");
-        auto b_id = m.json_vocab_.find(e.right, hashes[j][1]);
+        auto b_id = m.json_vocab_.find(e.right, hashes[2 * j + 1]);
         if (!b_id) return fail("merge token \"" + std::string(e.right) + "\" is not in the vocabulary");
         std::string_view b_rest = e.right;
         if (!prefix.empty() && b_rest.substr(0, prefix.size()) == prefix) b_rest.remove_prefix(prefix.size());
