@@ -110,6 +110,7 @@ class BpeModel {
   bool split_after_ascii_[128] = {};  // may_split_after for ASCII characters
   std::vector<std::uint8_t> ascii_pairs_;  // [a * 128 + b]: some token holds "ab" (a byte each: one load)
   void prepare_word_splitting();
+  void set_split_after_ascii();  // the rest of it, once no_split_after_ is known
   // Byte-level vocabularies: a word is cut between two BMP characters beyond ASCII, A then B,
   // where no token holds bytes across that boundary (any merge across it would make one), so
   // BPE on the pieces is BPE on the word. A token holds A's end and B's start as the two whole
