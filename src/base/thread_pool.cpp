@@ -7,6 +7,7 @@
 #include <condition_variable>
 #include <deque>
 #include <mutex>
+#include <pthread.h>
 #include <thread>
 #include <vector>
 
@@ -61,8 +62,16 @@ class Pool {
   // in a static destructor could deadlock with threads the program has not
   // stopped).
   static Pool &instance() {
-    static Pool *pool = new Pool;
-    return *pool;
+    static Pool *pool = [] {
+      // A child forked while a worker held the lock would never get it: the parent holds the
+      // lock across fork(), and the child starts a new pool (it has no workers; the old one
+      // is left as it was). Python engines fork workers after loading a tokenizer.
+      pthread_atfork([] { current->mutex_.lock(); }, [] { current->mutex_.unlock(); },
+                     [] { current = new Pool; });
+      return current = new Pool;
+    }();
+    (void)pool;
+    return *current;
   }
 
   void run(unsigned threads, FunctionRef<void()> work) {
@@ -181,6 +190,7 @@ class Pool {
     }
   }
 
+  static inline Pool *current = nullptr;  // this process's pool (a forked child makes its own)
   std::mutex mutex_;
   std::condition_variable wake_;
   std::deque<PoolBatch *> queue_;

@@ -2,7 +2,10 @@
 # and without special tokens, decode with and without skip_special_tokens, as tokenizers'
 # Python API spells them.
 import array
+import os
+import signal
 import threading
+import time
 
 import numpy as np
 import pytest
@@ -97,6 +100,38 @@ def test_threads_give_the_same_results_and_run_in_parallel():
     for t in threads:
         t.join()
     assert len(results) == 160 and all(results)
+
+
+def test_a_child_forked_after_loading_loads_and_encodes():
+    # Python engines fork their workers after loading a tokenizer, whose loads and batches run
+    # on a process-wide pool of threads the child does not have: the child must neither hang
+    # nor differ. Each load runs its phases on the pool (llama2 is large enough).
+    path = str(SOURCE_DIR / "models" / "llama2")
+    tok = textedge.Tokenizer.from_pretrained(path)
+    text = "Hello naïve café 東京 🙂 return x;"
+    want = tok.encode(text).ids
+    assert [e.ids for e in tok.encode_batch([text] * 8)] == [want] * 8  # the batch workers too
+    for _ in range(3):
+        pid = os.fork()
+        if pid == 0:  # the child: no pytest from here, only an exit status
+            try:
+                child = textedge.Tokenizer.from_pretrained(path)
+                ok = child.encode(text).ids == want and [e.ids for e in child.encode_batch([text] * 8)] == [want] * 8
+            except BaseException:
+                ok = False
+            os._exit(0 if ok else 1)
+        deadline = time.monotonic() + 120
+        while True:
+            done, status = os.waitpid(pid, os.WNOHANG)
+            if done:
+                break
+            if time.monotonic() > deadline:
+                os.kill(pid, signal.SIGKILL)
+                os.waitpid(pid, 0)
+                pytest.fail("the forked child hung")
+            time.sleep(0.02)
+        assert os.waitstatus_to_exitcode(status) == 0
+        textedge.Tokenizer.from_pretrained(path)  # and the parent's pool still works
 
 
 def test_the_gil_is_released_while_textedge_works():
