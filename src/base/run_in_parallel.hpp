@@ -1,6 +1,8 @@
 // Runs two pieces of loading work at once (the machines we target have at least two cores).
 #pragma once
 
+#include <algorithm>
+#include <atomic>
 #include <cstddef>
 #include <exception>
 
@@ -44,5 +46,24 @@ void run_in_parallel(bool parallel, First&& first, Second&& second) {
   helper.join();
   if (second_error) std::rethrow_exception(second_error);
 }
+
+// [0, n) dealt out in ranges of `size` to whichever thread asks next, until none is left: the
+// loader's phases share work so rather than by halves fixed in advance, whose lengths differ by
+// model (Llama 3.1's halves of its merges took 5.3 and 6.5 ms).
+class WorkRanges {
+ public:
+  WorkRanges(std::size_t n, std::size_t size) : n_(n), size_(size) {}
+  // The next range [begin, end); false when none is left.
+  bool next(std::size_t& begin, std::size_t& end) {
+    begin = next_.fetch_add(size_, std::memory_order_relaxed);
+    if (begin >= n_) return false;
+    end = std::min(n_, begin + size_);
+    return true;
+  }
+
+ private:
+  std::atomic<std::size_t> next_{0};
+  const std::size_t n_, size_;
+};
 
 }  // namespace textedge::detail

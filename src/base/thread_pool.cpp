@@ -92,15 +92,18 @@ class Pool {
     batch.done.wait(lock, [&] { return batch.outstanding == 0; });
   }
 
-  void start(PoolBatch& batch) {
+  // A PoolTask's batch, or a detached one: to one worker, made when there is none.
+  void enqueue(PoolBatch* batch) {
     {
       std::lock_guard lock(mutex_);
       add_workers(1);
-      push(&batch);
-      batch.outstanding = 1;
+      if (!batch->detached) batch->outstanding = 1;
+      push(batch);
     }
     wake_.notify_one();
   }
+
+  void loaded() { loading_.fetch_sub(1, std::memory_order_relaxed); }
 
   void wake() {
     loading_.fetch_add(1, std::memory_order_relaxed);
@@ -108,15 +111,6 @@ class Pool {
       std::lock_guard lock(mutex_);
       add_workers(1);
       wake_requested_ = true;
-    }
-    wake_.notify_one();
-  }
-
-  void detach(PoolBatch* batch) {
-    {
-      std::lock_guard lock(mutex_);
-      add_workers(1);
-      push(batch);
     }
     wake_.notify_one();
   }
@@ -197,8 +191,6 @@ class Pool {
   std::atomic<std::size_t> queued_{0};  // queue_.size(), for spinning workers
   unsigned workers_ = 0;
   bool wake_requested_ = false;
-
- public:
   std::atomic<int> loading_{0};  // loads between wake_pool_worker and loaded: workers wait awake
 };
 
@@ -211,12 +203,12 @@ void run_on_pool(unsigned threads, FunctionRef<void()> work) {
 
 void wake_pool_worker() { Pool::instance().wake(); }
 
-void loaded() { Pool::instance().loading_.fetch_sub(1, std::memory_order_relaxed); }
+void loaded() { Pool::instance().loaded(); }
 
-void run_detached(std::function<void()> work) { Pool::instance().detach(new PoolBatch(std::move(work))); }
+void run_detached(std::function<void()> work) { Pool::instance().enqueue(new PoolBatch(std::move(work))); }
 
 PoolTask::PoolTask(FunctionRef<void()> work) : batch_(std::make_unique<PoolBatch>(work, true)) {
-  Pool::instance().start(*batch_);
+  Pool::instance().enqueue(batch_.get());
 }
 
 void PoolTask::join() {

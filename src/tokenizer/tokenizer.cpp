@@ -228,12 +228,12 @@ std::shared_ptr<Tokenizer::Impl> build(const JsonDocument& doc, const std::strin
   const TokenId head = vocab_size / 5 * 2;
   constexpr TokenId kRange = 2048;  // Llama 2: ten ranges beside its 13k first ids
   std::vector<StringList> ranges((vocab_size - head + kRange - 1) / kRange);
-  std::atomic<std::size_t> next_range{0};
+  WorkRanges id_ranges(vocab_size - head, kRange);
   auto take_ranges = [&] {
-    for (std::size_t r; (r = next_range.fetch_add(1, std::memory_order_relaxed)) < ranges.size();) {
-      TokenId begin = head + static_cast<TokenId>(r) * kRange, end = std::min(vocab_size, begin + kRange);
-      ranges[r].reserve(end - begin, (end - begin) * 8);
-      token_bytes(begin, end, ranges[r]);
+    for (std::size_t begin, end; id_ranges.next(begin, end);) {
+      StringList& out = ranges[begin / kRange];
+      out.reserve(end - begin, (end - begin) * 8);
+      token_bytes(static_cast<TokenId>(head + begin), static_cast<TokenId>(head + end), out);
     }
   };
   impl->token_bytes.reserve(impl->vocab_size, impl->vocab_size * 8);

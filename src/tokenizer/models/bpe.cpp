@@ -280,11 +280,10 @@ BpeModel BpeModel::from_json(const Json& model, bool byte_level, const BpeLists*
   // against 3.8, timed inside a load).
   const auto& entries = lists.merges;
   auto side_hashes = std::make_unique_for_overwrite<std::uint64_t[]>(2 * entries.size());
-  std::atomic<std::size_t> next_hashes{0};
+  WorkRanges hash_ranges(entries.size(), 8192);
   auto hash_sides = [&] {
-    constexpr std::size_t kRange = 8192;
-    for (std::size_t begin; (begin = next_hashes.fetch_add(kRange, std::memory_order_relaxed)) < entries.size();)
-      for (std::size_t rank = begin, end = std::min(entries.size(), begin + kRange); rank < end; ++rank) {
+    for (std::size_t begin, end; hash_ranges.next(begin, end);)
+      for (std::size_t rank = begin; rank < end; ++rank) {
         side_hashes[2 * rank] = hash_bytes(entries[rank].left);
         side_hashes[2 * rank + 1] = hash_bytes(entries[rank].right);
       }
@@ -424,12 +423,11 @@ BpeModel BpeModel::from_json(const Json& model, bool byte_level, const BpeLists*
   // a fifth longer (later merges make longer tokens; Llama 3.1 5.3 against 6.5 ms, timed inside
   // a load). The error reported is the lowest rank's, as one thread in order would find.
   Half first, second;
-  std::atomic<std::size_t> next_range{0};
+  WorkRanges rank_ranges(entries.size(), 8192);
   auto resolve_ranges = [&](Half& half) {
-    constexpr std::size_t kRange = 8192;
-    for (std::size_t begin; (begin = next_range.fetch_add(kRange, std::memory_order_relaxed)) < entries.size();) {
+    for (std::size_t begin, end; rank_ranges.next(begin, end);) {
       Half part;
-      resolve(begin, std::min(entries.size(), begin + kRange), part);
+      resolve(begin, end, part);
       for (char32_t c : part.no_split_after)
         if (std::find(half.no_split_after.begin(), half.no_split_after.end(), c) == half.no_split_after.end())
           half.no_split_after.push_back(c);
@@ -443,9 +441,9 @@ BpeModel BpeModel::from_json(const Json& model, bool byte_level, const BpeLists*
   // take it before resolving: in the next phase, beside the merge table, they had left one
   // thread 0.3 ms (Llama 2) to 1.7 ms (Llama 3.1) longer (timed inside a load).
   m.split_before_metaspace_ = track_metaspace && m.json_vocab_.find(kMetaspace).has_value();
-  std::atomic<int> next_table{0};
+  WorkRanges tables(2, 1);
   auto make_tables = [&] {
-    for (int table; (table = next_table.fetch_add(1, std::memory_order_relaxed)) < 2;) {
+    for (std::size_t table, end; tables.next(table, end);) {
       if (table == 0 && byte_level && m.ignore_merges_) {
         // Raw-bytes keys are only looked up whole (ignore_merges): the id's raw bytes made above
         // when the entry is the id's token (not a duplicate's).
@@ -501,12 +499,9 @@ BpeModel BpeModel::from_json(const Json& model, bool byte_level, const BpeLists*
   // model: DeepSeek V3's vocabulary, full of CJK, makes them as long as its merge table).
   const bool cuts = m.cuts_apply();
   Cuts cut_parts[2];
-  std::atomic<std::size_t> next_cut{0};
+  WorkRanges cut_ranges(cuts ? size : 0, 4096);
   auto take_cuts = [&](Cuts& part) {
-    constexpr std::size_t kRange = 4096;
-    if (!cuts) return;
-    for (std::size_t begin; (begin = next_cut.fetch_add(kRange, std::memory_order_relaxed)) < size;)
-      m.add_cuts(begin, std::min(size, begin + kRange), part);
+    for (std::size_t begin, end; cut_ranges.next(begin, end);) m.add_cuts(begin, end, part);
   };
   m.merges_.reserve_filter(resolved.size());  // the table here, its filter on the other thread
   run_in_parallel(
