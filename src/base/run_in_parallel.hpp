@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cstddef>
+#include <cstdint>
 #include <exception>
 
 #include "base/thread_pool.hpp"
@@ -64,6 +65,37 @@ class WorkRanges {
  private:
   std::atomic<std::size_t> next_{0};
   const std::size_t n_, size_;
+};
+
+// [0, n) in ranges of `size`, taken from the front by one thread and from the back by the
+// others, until they meet: the front's results can go straight where they belong, in order,
+// while the back's wait in ranges of their own (the loader's token bytes: the front's share is
+// no copy, however large it turns out).
+class TwoEndedRanges {
+ public:
+  TwoEndedRanges(std::size_t n, std::size_t size) : n_(n), size_(size), state_(pack(0, (n + size - 1) / size)) {}
+  bool front(std::size_t& begin, std::size_t& end) { return take(begin, end, true); }
+  bool back(std::size_t& begin, std::size_t& end) { return take(begin, end, false); }
+
+ private:
+  // The next range at the front and the end of those left, in ranges: one word, so that a
+  // range is taken by one compare-and-swap.
+  static std::uint64_t pack(std::uint64_t front, std::uint64_t back) { return front << 32 | back; }
+  bool take(std::size_t& begin, std::size_t& end, bool at_front) {
+    std::uint64_t s = state_.load(std::memory_order_relaxed);
+    std::uint64_t front, back;
+    do {
+      front = s >> 32, back = s & 0xFFFFFFFFu;
+      if (front >= back) return false;
+    } while (!state_.compare_exchange_weak(s, at_front ? pack(front + 1, back) : pack(front, back - 1),
+                                           std::memory_order_relaxed));
+    std::size_t range = at_front ? front : back - 1;
+    begin = range * size_;
+    end = std::min(n_, begin + size_);
+    return true;
+  }
+  const std::size_t n_, size_;
+  std::atomic<std::uint64_t> state_;
 };
 
 }  // namespace textedge::detail

@@ -159,30 +159,56 @@ std::shared_ptr<Tokenizer::Impl> build(const JsonDocument& doc, const std::strin
         .fail("model type \"" + type + "\" is not supported yet (supported: BPE; Unigram, WordPiece and WordLevel are planned)");
   }
   bool byte_level = impl->pre_tokenizer && impl->pre_tokenizer->is_byte_level();
-  impl->model = BpeModel::from_json(model, byte_level, lists);
 
-  if (auto a = root.find("added_tokens")) impl->added.load(*a, impl->normalizer.get(), impl->model.vocab_size());
-  if (auto p = root.find("post_processor")) impl->post_processor = post_processor_from_json(*p);
-  if (auto d = root.find("decoder")) impl->decoder = decoder_from_json(*d);
-
-  impl->vocab_size = std::max<std::size_t>(impl->model.vocab_size(), impl->added.max_id_plus_one());
-  // Token bytes, and what each id is to decoding, on two threads. Performance note: one
-  // std::string per token (and a vector of them) cost 70 ms on Gemma 3, mostly page faults; both
-  // loops now map tokens through one scratch string.
+  // The added tokens and the decoder, then what the token bytes need: all it takes is the
+  // model's tokens, so when the model loads on two threads this runs on the second while the
+  // first fills the merge table, and the token bytes start there until the table is filled. Their
+  // errors are reported after the model's and in the file's order, as when read one after another.
+  // Performance note (timed inside loads, 2026-12-04): the second thread had idled in that phase,
+  // Llama 2 0.3 ms of 0.38, Gemma 3 4.6 ms of 5.6. Best of 40 (Llama 2) and 8 (Gemma 3) loads, six
+  // alternating rounds: Llama 2 3.38-3.72 -> 3.24-3.48 ms, Gemma 3 52.6-55.1 -> 48.3-53.2 ms. The
+  // table's fill slows while the token bytes are made beside it (Llama 2 0.38 -> 0.55 ms when both
+  // run to the end), so they stop when it is filled. Tried: the byte-level models' first ranks of
+  // the merges (for prepare_character_tokens) made beside the filter instead of after the table:
+  // gpt-oss 44-49 -> 48-52 ms (six rounds), dropped.
   using TokenKind = Tokenizer::Impl::TokenKind;
-  impl->bytewise_decode = impl->decoder && impl->decoder->is_bytewise();
-  impl->token_kind.assign(impl->vocab_size, TokenKind::kText);
-  // Bytes, not bits: the two threads write their halves at once.
-  std::vector<std::uint8_t> partial(impl->vocab_size, 0);  // token bytes that are not whole characters
-  // Byte tokens ("<0xNN>" for a ByteFallback after per-token decoders), found while the token
-  // bytes are made: a second pass over the vocabulary for them was a fifth of Llama 2's load on
-  // the loading thread (callgrind: its string copies and Replace edits, ~8M instructions).
-  std::optional<FusedDecodePlan> fused = fused_decode_plan(impl->decoder.get());
-  std::vector<std::uint8_t> byte_token(fused && fused->byte_fallback ? impl->vocab_size : 0, 0);
-  const std::optional<ReplaceThenByte> replace_then_byte = ReplaceThenByte::of(impl->decoder.get(), fused);
+  std::exception_ptr added_error, decoder_error;
+  std::vector<std::uint8_t> partial;     // token bytes that are not whole characters
+  std::vector<std::uint8_t> byte_token;  // "<0xNN>" tokens of a ByteFallback after per-token decoders
+  std::optional<FusedDecodePlan> fused;
+  std::optional<ReplaceThenByte> replace_then_byte;
+  std::optional<TwoEndedRanges> id_ranges;
+  constexpr TokenId kRange = 2048;  // Llama 2: 16 ranges
+  std::vector<StringList> back_ranges;  // the token bytes of ranges taken from the back
+  auto prepare = [&](const BpeModel& model) {
+    try {
+      if (auto a = root.find("added_tokens")) impl->added.load(*a, impl->normalizer.get(), model.vocab_size());
+    } catch (...) {
+      added_error = std::current_exception();
+      return false;
+    }
+    try {
+      if (auto d = root.find("decoder")) impl->decoder = decoder_from_json(*d);
+    } catch (...) {
+      decoder_error = std::current_exception();
+      return false;
+    }
+    impl->vocab_size = std::max<std::size_t>(model.vocab_size(), impl->added.max_id_plus_one());
+    partial.assign(impl->vocab_size, 0);  // bytes, not bits: the two threads write at once
+    // Byte tokens are found while the token bytes are made: a second pass over the vocabulary for
+    // them was a fifth of Llama 2's load on the loading thread (callgrind: ~8M instructions).
+    fused = fused_decode_plan(impl->decoder.get());
+    byte_token.assign(fused && fused->byte_fallback ? impl->vocab_size : 0, 0);
+    replace_then_byte = ReplaceThenByte::of(impl->decoder.get(), fused);
+    id_ranges.emplace(impl->vocab_size, kRange);
+    back_ranges.resize((impl->vocab_size + kRange - 1) / kRange);
+    return true;
+  };
   // The token bytes of ids [begin, end) into `out`. Byte-level model tokens are the model's raw
-  // bytes; the rest (SentencePiece pieces, added tokens) go through the decoder's per-token mapping.
-  auto token_bytes = [&](TokenId begin, TokenId end, StringList& out) {
+  // bytes; the rest (SentencePiece pieces, added tokens) go through the decoder's per-token
+  // mapping. Performance note: one std::string per token (and a vector of them) cost 70 ms on
+  // Gemma 3, mostly page faults; tokens go through one scratch string.
+  auto token_bytes = [&](const BpeModel& model, TokenId begin, TokenId end, StringList& out) {
     std::string token;
     // token = s as clear and append: assign's general _M_replace was ~75 instructions a token
     // (Gemma 3's load, callgrind).
@@ -192,16 +218,16 @@ std::shared_ptr<Tokenizer::Impl> build(const JsonDocument& doc, const std::strin
     };
     for (TokenId id = begin; id < end; ++id) {
       const AddedToken* added = impl->added.by_id(id);
-      std::optional<std::string_view> s;
+      std::optional<std::string_view> s = added ? std::optional<std::string_view>(added->content) : model.token(id);
       std::string_view bytes;
       if (added && added->special) {
-      } else if (!added && impl->model.byte_level() && !impl->model.raw_bytes(id).empty()) {
-        bytes = impl->model.raw_bytes(id);
-        if (!byte_token.empty() && (s = impl->token_string(id))) {  // a byte-level model with ByteFallback
+      } else if (!added && model.byte_level() && !model.raw_bytes(id).empty()) {
+        bytes = model.raw_bytes(id);
+        if (!byte_token.empty() && s) {  // a byte-level model with ByteFallback
           set_token(*s);
           byte_token[id] = map_token_finding_byte(*impl->decoder, *fused, token);
         }
-      } else if ((s = impl->token_string(id)) && replace_then_byte && s->size() <= ReplaceThenByte::kMaxToken) {
+      } else if (s && replace_then_byte && s->size() <= ReplaceThenByte::kMaxToken) {
         char mapped[ReplaceThenByte::kMaxToken];
         std::size_t n;
         unsigned high;
@@ -219,29 +245,38 @@ std::shared_ptr<Tokenizer::Impl> build(const JsonDocument& doc, const std::strin
       if (find_invalid_utf8(bytes) != std::string_view::npos) partial[id] = 1;
     }
   };
-  // The token bytes on both threads (the decoder's edits are most of the work: Llama 2's loading
-  // thread 74.6M -> 65.2M instructions, Gemma 3's 820M -> 736M against one thread); the second
-  // finds the special tokens first. The first 40% of the ids go straight into the list on this
-  // thread; then both take ranges of the rest until none is left, appended in order. Halves had
-  // left one thread ~40% longer (Llama 3.1: 1.3 against 1.8 ms, timed inside a load).
-  const auto vocab_size = static_cast<TokenId>(impl->vocab_size);
-  const TokenId head = vocab_size / 5 * 2;
-  constexpr TokenId kRange = 2048;  // Llama 2: ten ranges beside its 13k first ids
-  std::vector<StringList> ranges((vocab_size - head + kRange - 1) / kRange);
-  WorkRanges id_ranges(vocab_size - head, kRange);
-  auto take_ranges = [&] {
-    for (std::size_t begin, end; id_ranges.next(begin, end);) {
-      StringList& out = ranges[begin / kRange];
+  // `until`: stop when it turns true.
+  auto take_back_ranges = [&](const BpeModel& model, const std::atomic<bool>* until) {
+    for (std::size_t begin, end; !(until && until->load(std::memory_order_relaxed)) && id_ranges->back(begin, end);) {
+      StringList& out = back_ranges[begin / kRange];
       out.reserve(end - begin, (end - begin) * 8);
-      token_bytes(static_cast<TokenId>(head + begin), static_cast<TokenId>(head + end), out);
+      token_bytes(model, static_cast<TokenId>(begin), static_cast<TokenId>(end), out);
     }
   };
+  bool prepared = false;
+  auto start_token_bytes = [&](const BpeModel& so_far, const std::atomic<bool>& table_filled) {
+    if ((prepared = prepare(so_far))) take_back_ranges(so_far, &table_filled);
+  };
+  const BpeModel::BesideMergeTable beside = start_token_bytes;
+  impl->model = BpeModel::from_json(model, byte_level, lists, &beside);
+  if (!prepared && !added_error && !decoder_error) prepared = prepare(impl->model);
+  if (added_error) std::rethrow_exception(added_error);
+  if (auto p = root.find("post_processor")) impl->post_processor = post_processor_from_json(*p);
+  if (decoder_error) std::rethrow_exception(decoder_error);
+
+  // The rest of the token bytes on both threads: this one from the front, straight into the
+  // list, the other from the back, once it has found the special tokens (the decoder's edits are
+  // most of the work: Llama 2's loading thread 74.6M -> 65.2M instructions, Gemma 3's 820M ->
+  // 736M against one thread). Halves had left one thread ~40% longer (Llama 3.1: 1.3 against
+  // 1.8 ms, timed inside a load).
+  impl->bytewise_decode = impl->decoder && impl->decoder->is_bytewise();
+  impl->token_kind.assign(impl->vocab_size, TokenKind::kText);
   impl->token_bytes.reserve(impl->vocab_size, impl->vocab_size * 8);
   run_in_parallel(
       impl->vocab_size >= kParallelMinItems,
       [&] {
-        token_bytes(0, head, impl->token_bytes);
-        take_ranges();
+        for (std::size_t begin, end; id_ranges->front(begin, end);)
+          token_bytes(impl->model, static_cast<TokenId>(begin), static_cast<TokenId>(end), impl->token_bytes);
       },
       [&] {
         // First bytes of special contents: most tokens need no lookup.
@@ -264,9 +299,9 @@ std::shared_ptr<Tokenizer::Impl> build(const JsonDocument& doc, const std::strin
             impl->decoder->map_token(token);
           impl->special_bytes.emplace_back(id, std::move(token));
         }
-        take_ranges();
+        take_back_ranges(impl->model, nullptr);
       });
-  for (const StringList& range : ranges) impl->token_bytes.append(range);
+  for (const StringList& range : back_ranges) impl->token_bytes.append(range);
   for (TokenId id = 0; id < impl->vocab_size; ++id)
     if (partial[id] && impl->token_kind[id] == TokenKind::kText) impl->token_kind[id] = TokenKind::kPartial;
   if (fused) {

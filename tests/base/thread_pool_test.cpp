@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <future>
@@ -71,6 +72,33 @@ TEST(ThreadRunInParallel, RunsBothAndRethrows) {
   bool second_ran = false;
   EXPECT_THROW(run_in_parallel(true, [] { throw std::logic_error("first"); }, [&] { second_ran = true; }), std::logic_error);
   EXPECT_TRUE(second_ran);  // both finish before the exception leaves
+}
+
+TEST(ThreadTwoEndedRanges, EveryRangeOnceTheFrontsInOrderBeforeTheBacks) {
+  for (std::size_t n : {0, 1, 5, 8, 9, 1000, 4097}) {
+    TwoEndedRanges ranges(n, 8);
+    std::vector<std::pair<std::size_t, std::size_t>> front, back[2];
+    auto take_back = [&](int k) {
+      for (std::size_t b, e; ranges.back(b, e);) back[k].emplace_back(b, e);
+    };
+    std::thread one(take_back, 0), two(take_back, 1);
+    for (std::size_t b, e; ranges.front(b, e);) front.emplace_back(b, e);
+    one.join();
+    two.join();
+    std::vector<int> seen(n, 0);
+    for (auto* list : {&front, &back[0], &back[1]})
+      for (auto [b, e] : *list) {
+        EXPECT_LT(b, e);
+        EXPECT_LE(e, n);
+        EXPECT_TRUE(b % 8 == 0 && (e - b == 8 || e == n)) << b << " " << e;
+        for (std::size_t i = b; i < e; ++i) ++seen[i];
+      }
+    EXPECT_EQ(std::count(seen.begin(), seen.end(), 1), static_cast<std::ptrdiff_t>(n)) << n;
+    for (std::size_t i = 0; i < front.size(); ++i) EXPECT_EQ(front[i].first, i * 8);  // from 0, in order
+    std::size_t front_end = front.empty() ? 0 : front.back().second;
+    for (auto& list : back)
+      for (auto [b, e] : list) EXPECT_GE(b, front_end);
+  }
 }
 
 TEST(ThreadPoolConcurrent, LoadPhasesAndBatchesFromManyThreads) {

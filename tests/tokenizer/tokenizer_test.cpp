@@ -209,6 +209,67 @@ TEST(TokenizerConcurrent, LoadsOnManyThreadsAtOnce) {
   EXPECT_EQ(mismatches.load(), 0);
 }
 
+// A tokenizer large enough to load on two threads: the added tokens and the decoder are read,
+// and the token bytes begin, on the second thread while the first fills the merge table. What
+// is loaded is the same, and errors come in the file's order, as when read one after another.
+TEST(TokenizerConcurrent, LargeLoadsMakeTokenBytesBesideTheMergeTableAndKeepErrorsInFileOrder) {
+  constexpr int kChars = 200;  // U+4E00...: 200 characters and a merge for each pair, 40,000
+  auto ch = [](int i) {
+    char32_t c = 0x4E00 + i;
+    return std::string{static_cast<char>(0xE0 | (c >> 12)), static_cast<char>(0x80 | ((c >> 6) & 0x3F)),
+                       static_cast<char>(0x80 | (c & 0x3F))};
+  };
+  auto tokenizer_json = [&](int bad_merge, const std::string& rest) {
+    std::string vocab, merges;
+    for (int a = 0; a < kChars; ++a) vocab += std::string(a ? "," : "") + "\"" + ch(a) + "\":" + std::to_string(a);
+    for (int a = 0; a < kChars; ++a)
+      for (int b = 0; b < kChars; ++b) {
+        int rank = a * kChars + b;
+        vocab += ",\"" + ch(a) + ch(b) + "\":" + std::to_string(kChars + rank);
+        merges += std::string(rank ? "," : "") + "\"" + ch(a) + " " + (rank == bad_merge ? "?" : ch(b)) + "\"";
+      }
+    return R"({"model":{"type":"BPE","vocab":{)" + vocab + R"(},"merges":[)" + merges + "]}" + rest + "}";
+  };
+  const std::string added = R"(,"added_tokens":[{"id":40200,"content":"<s>","special":true},)"
+                            R"({"id":40201,"content":"<x>","special":false}])";
+  const std::string decoder = R"(,"decoder":{"type":"Sequence","decoders":[{"type":"Replace","pattern":{"String":"一"},)"
+                              R"("content":"-"},{"type":"ByteFallback"},{"type":"Fuse"}]})";
+  // How many of the token bytes the second thread makes while the table fills depends on timing
+  // (on this machine it made some in 8 loads of 10): loaded four times.
+  const std::string good = tokenizer_json(-1, added + decoder);
+  for (int load = 0; load < 4; ++load) {
+    Tokenizer tok = Tokenizer::from_json(good, "large.json");
+    ASSERT_EQ(tok.vocab_size(), 40202u);
+    for (int id : {0, 1, 199, 2047, 2048, 2049, 20000, 38152, 40199}) {
+      std::string text = id < kChars ? ch(id) : ch((id - kChars) / kChars) + ch((id - kChars) % kChars);
+      std::string expected = text;
+      for (std::size_t p; (p = expected.find(ch(0))) != std::string::npos;) expected.replace(p, 3, "-");
+      EXPECT_EQ(tok.token_bytes(id), expected) << id;
+      EXPECT_EQ(tok.encode(text), std::vector<TokenId>{static_cast<TokenId>(id)}) << id;
+    }
+    EXPECT_EQ(tok.token_bytes(40201), "<x>");
+    EXPECT_TRUE(tok.is_special(40200));
+    const std::vector<TokenId> ids = {0, 40200, 40201, 40199};
+    EXPECT_EQ(tok.decode(ids, {.skip_special_tokens = false}), "-<s><x>" + ch(199) + ch(199));
+  }
+
+  const std::string bad_decoder = R"(,"decoder":{"type":"Sparkle"})";
+  const std::string bad_added = R"(,"added_tokens":[{"id":50000000,"content":"<y>","special":true}])";
+  const std::string bad_post_processor = R"(,"post_processor":{"type":"Glitter"})";
+  struct Case {
+    int bad_merge;
+    std::string rest, path;
+  };
+  for (const Case& c : {Case{-1, added + bad_decoder, "$.decoder.type"},
+                        Case{-1, added + bad_post_processor + bad_decoder, "$.post_processor.type"},
+                        Case{-1, bad_added + bad_decoder, "$.added_tokens"},
+                        Case{30000, bad_added + bad_decoder, "$.model.merges[30000]"}}) {
+    std::string text = tokenizer_json(c.bad_merge, c.rest);
+    auto e = expect_load_error([&] { Tokenizer::from_json(text, "large.json"); });
+    EXPECT_EQ(e.json_path(), c.path) << c.rest;
+  }
+}
+
 TEST(TokenizerBatch, MatchesSequentialEncodeAndIsThreadSafe) {
   auto tok = Tokenizer::load(model_path("qwen3"));
   std::vector<std::string> texts;

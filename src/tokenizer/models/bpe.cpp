@@ -245,7 +245,8 @@ constexpr std::size_t kAhead = 16;
 
 }  // namespace
 
-BpeModel BpeModel::from_json(const Json& model, bool byte_level, const BpeLists* read_lists) {
+BpeModel BpeModel::from_json(const Json& model, bool byte_level, const BpeLists* read_lists,
+                             const BesideMergeTable* beside_merge_table) {
   BpeModel m;
   m.byte_level_ = byte_level;
   m.cache_owner_ = next_cache_owner.fetch_add(1);
@@ -504,6 +505,7 @@ BpeModel BpeModel::from_json(const Json& model, bool byte_level, const BpeLists*
     for (std::size_t begin, end; cut_ranges.next(begin, end);) m.add_cuts(begin, end, part);
   };
   m.merges_.reserve_filter(resolved.size());  // the table here, its filter on the other thread
+  std::atomic<bool> table_filled{false};
   run_in_parallel(
       resolved.size() >= kParallelMinItems,
       [&] {
@@ -520,10 +522,12 @@ BpeModel BpeModel::from_json(const Json& model, bool byte_level, const BpeLists*
               first_rank_with[side] = std::min<std::uint32_t>(first_rank_with[side], static_cast<std::uint32_t>(rank));
         }
         take_cuts(cut_parts[0]);
+        table_filled.store(true, std::memory_order_relaxed);
       },
       [&] {
         for (const Resolved& r : resolved) m.merges_.add_to_filter(r.left, r.right);
         take_cuts(cut_parts[1]);
+        if (beside_merge_table) (*beside_merge_table)(m, table_filled);
       });
   m.set_cuts(cuts, cut_parts);
   m.prepare_character_tokens(first_rank_with);

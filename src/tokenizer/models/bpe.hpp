@@ -2,12 +2,14 @@
 // exactly as Hugging Face's BPE does (lowest rank first, leftmost first among equal ranks).
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "base/function_ref.hpp"
 #include "base/hash_tables.hpp"
 #include "base/json_dom.hpp"
 #include "base/string_list.hpp"
@@ -27,7 +29,13 @@ class BpeModel {
   // `byte_level`: the pre-tokenizer is ByteLevel, so words arrive as raw bytes and each byte
   // stands for its GPT-2 alphabet character. The vocabulary is then keyed by raw bytes.
   // `lists`: vocab and merges already read by read_bpe_lists (model's own are then empty).
-  static BpeModel from_json(const Json& model, bool byte_level, const BpeLists* lists = nullptr);
+  // Work for the loader's second thread while the first fills the merge table (the second's share
+  // of that phase, the table's filter and the cuts, is often shorter): called with the model as
+  // built so far (its tokens and raw bytes are final, its merges are not) and a flag that turns
+  // true when the table is filled, only when the merges are many enough to load on two threads.
+  using BesideMergeTable = FunctionRef<void(const BpeModel& so_far, const std::atomic<bool>& table_filled)>;
+  static BpeModel from_json(const Json& model, bool byte_level, const BpeLists* lists = nullptr,
+                            const BesideMergeTable* beside_merge_table = nullptr);
 
   // Appends the ids of `word` (non-empty) to `out`.
   void encode_word(std::string_view word, std::vector<TokenId>& out) const;
