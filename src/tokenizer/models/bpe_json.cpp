@@ -2,6 +2,7 @@
 
 #include <simdjson.h>
 
+#include <atomic>
 #include <bit>
 #include <cstring>
 #include <exception>
@@ -24,6 +25,13 @@ bool is_space(char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; 
 
 // A strict reader over [p, end): every method returns false on anything unexpected and then
 // the whole read is abandoned, so it never needs to recover.
+// Each bit i of the result: the XOR of bits 0..i of x (which bytes lie inside strings, from
+// their quotes' bits).
+inline std::uint64_t prefix_xor(std::uint64_t x) {
+  for (int shift = 1; shift < 64; shift *= 2) x ^= x << shift;
+  return x;
+}
+
 struct Reader {
   const char* p;
   const char* end;
@@ -185,7 +193,8 @@ struct Reader {
   // merge 32-75); untouched capacity costs no memory.
   std::size_t capacity_guess() const { return static_cast<std::size_t>(end - p) / 16 + 64; }
 
-  bool vocab(BpeLists& lists) {
+  // `progress`, when given, is where the reading is, every 1024 entries (for merges_split).
+  bool vocab(BpeLists& lists, std::atomic<const char*>* progress = nullptr) {
     lists.vocab.reserve(capacity_guess());
     if (!eat('{')) return false;
     if (eat('}')) return true;
@@ -193,6 +202,7 @@ struct Reader {
       BpeLists::Token t;
       if (!string(t.text, lists.vocab_unescaped) || !eat(':') || !id(t.id)) return false;
       lists.vocab.push_back(t);
+      if (progress && lists.vocab.size() % 1024 == 0) progress->store(p, std::memory_order_relaxed);
     } while (eat(','));
     return eat('}');
   }
@@ -249,6 +259,7 @@ struct Reader {
   // Skips any value, checking only what finding its end needs (the DOM checks the rest).
   bool skip_value() {
     skip_space();
+    if (p != end && (*p == '{' || *p == '[')) return skip_container();
     std::size_t depth = 0;
     do {
       if (p == end) return false;
@@ -298,6 +309,74 @@ struct Reader {
     } while (depth > 0);
     return true;
   }
+
+  // Past the container that starts at p ('{' or '['), 64 bytes a step: which bytes lie in strings
+  // comes from a prefix XOR of the unescaped quotes' bits, and only the brackets outside strings
+  // count. Finding where the vocabulary ends this way (while the helper reads it) took Llama 2's
+  // loading thread 401 us with the byte and string loops of skip_value; see docs/performance.md.
+  bool skip_container() {
+    std::size_t depth = 0;
+    bool in_string = false, escape_next = false;  // carried from one block to the next
+#ifdef __SSE2__
+    while (end - p >= 64) {
+      std::uint64_t quote = 0, backslash = 0, open = 0, close = 0;
+      for (int k = 0; k < 4; ++k) {
+        __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 16 * k));
+        auto bits = [k](__m128i m) { return std::uint64_t{static_cast<unsigned>(_mm_movemask_epi8(m))} << (16 * k); };
+        quote |= bits(_mm_cmpeq_epi8(v, _mm_set1_epi8('"')));
+        backslash |= bits(_mm_cmpeq_epi8(v, _mm_set1_epi8('\\')));
+        open |= bits(_mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('{')), _mm_cmpeq_epi8(v, _mm_set1_epi8('['))));
+        close |= bits(_mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('}')), _mm_cmpeq_epi8(v, _mm_set1_epi8(']'))));
+      }
+      // The bytes a backslash escapes, one backslash at a time (they are rare in these files).
+      std::uint64_t escaped = escape_next ? 1 : 0;
+      escape_next = false;
+      for (std::uint64_t b = backslash & ~escaped; b; b &= b - 1) {
+        int i = std::countr_zero(b);
+        if (i == 63) {
+          escape_next = true;
+          break;
+        }
+        escaped |= std::uint64_t{1} << (i + 1);
+        b &= ~(std::uint64_t{1} << (i + 1));  // an escaped backslash escapes nothing
+      }
+      std::uint64_t inside = prefix_xor(quote & ~escaped) ^ (in_string ? ~std::uint64_t{0} : 0);
+      for (std::uint64_t brackets = (open | close) & ~inside; brackets; brackets &= brackets - 1) {
+        int i = std::countr_zero(brackets);
+        if (open >> i & 1) {
+          ++depth;
+        } else if (depth == 0) {
+          return false;
+        } else if (--depth == 0) {
+          p += i + 1;
+          return true;
+        }
+      }
+      in_string = inside >> 63;
+      p += 64;
+    }
+#endif
+    for (; p < end; ++p) {
+      char c = *p;
+      if (escape_next) {
+        escape_next = false;
+      } else if (in_string) {
+        if (c == '\\') escape_next = true;
+        else if (c == '"') in_string = false;
+      } else if (c == '"') {
+        in_string = true;
+      } else if (c == '{' || c == '[') {
+        ++depth;
+      } else if (c == '}' || c == ']') {
+        if (depth == 0) return false;
+        if (--depth == 0) {
+          ++p;
+          return true;
+        }
+      }
+    }
+    return false;
+  }
 };
 
 struct Span {
@@ -309,18 +388,18 @@ struct Span {
 
 namespace {
 
-// Where to split the merges list whose '[' is at `begin` between two threads: about 3/8 into the
-// rest of the text (the merges are nearly all of it), at the first entry that starts a line
+// Where to split the merges list whose '[' is at `begin` between two threads: near `at`, at the
+// first entry that starts a line
 // (after a line break and indentation, the line before ending in ','; the entry opening as the
 // list's first does, '"' or '[': the second string of a pair written over lines starts a line
 // too). A raw line break is never inside a JSON string, so this is between values; the helper's
 // reading from the list's start confirms it is an entry's start. nullptr when there is no such
 // line nearby (a file on one line).
-const char* merges_split(const char* begin, const char* end) {
+const char* merges_split(const char* begin, const char* end, const char* at) {
   const char* first = begin + 1;
   while (first < end && is_space(*first)) ++first;
   if (first == end || (*first != '"' && *first != '[')) return nullptr;
-  const char* at = begin + (end - begin) * 3 / 8;
+  at = std::max(at, first);
   const char* limit = std::min(end, at + (std::size_t{1} << 16));
   while (at < limit) {
     at = static_cast<const char*>(std::memchr(at, '\n', static_cast<std::size_t>(limit - at)));
@@ -382,7 +461,23 @@ std::optional<std::string> read_bpe_lists(std::string_view text, BpeLists& lists
   bool head_utf8 = true;
   std::vector<BpeLists::Merge> tail;  // this thread's part
   bool tail_utf8 = false;
-  auto read_member = [&lists](std::string_view name, Reader& m) { return name == "vocab" ? m.vocab(lists) : m.merges(lists); };
+  // Where the helper's reading of the vocabulary is, for the split point of the merges.
+  std::atomic<const char*> vocab_progress{nullptr};
+  auto read_member = [&](std::string_view name, Reader& m) {
+    return name == "vocab" ? m.vocab(lists, &vocab_progress) : m.merges(lists);
+  };
+  // The merges (from `begin` to about the end of the text: they are nearly all of it) are shared
+  // so that both threads end together: this one reads from the split to the end, the helper
+  // what is left of the vocabulary, then from the start to the split. A byte of the vocabulary
+  // costs the helper about what a byte of the merges does (0.9-1.2 times, its UTF-8 check
+  // included; Llama 2 and Llama 3.1 timed inside loads, 2026-12-04).
+  auto split_target = [&](const char* begin) {
+    const char* helper_at = std::max(vocab_progress.load(std::memory_order_relaxed), vocab.begin);
+    std::size_t vocab_left = helper_at < vocab.end ? static_cast<std::size_t>(vocab.end - helper_at) : 0;
+    std::size_t merges_bytes = static_cast<std::size_t>(r.end - begin);
+    std::size_t this_share = std::min(merges_bytes, (merges_bytes + vocab_left) / 2);
+    return begin + (merges_bytes - this_share);
+  };
   auto walk = [&] {
     for (;;) {
       if (!r.string(key, keys) || !r.eat(':')) return false;
@@ -419,7 +514,7 @@ std::optional<std::string> read_bpe_lists(std::string_view text, BpeLists& lists
             read_first();
           }
           if (!r.skip_value()) return false;
-        } else if (parallel && key == "merges" && helper_span == &vocab && (split = merges_split(r.p, r.end))) {
+        } else if (parallel && key == "merges" && helper_span == &vocab && (split = merges_split(r.p, r.end, split_target(r.p)))) {
           send_split(split);
           r.p = split;
           tail.reserve(static_cast<std::size_t>(r.end - split) / 16 + 64);

@@ -264,6 +264,46 @@ TEST(BpeJson, CorruptedLargeFilesReadAsTheDomOrFail) {
   }
 }
 
+// This thread skips the vocabulary 64 bytes at a time while the helper reads it (skip_container):
+// strings with brackets, quotes and runs of backslashes, at every offset within those 64 bytes
+// (spaces before the vocabulary move them), must end it where reading it ends; corrupted
+// vocabularies read as the DOM reads them or fail to load.
+TEST(BpeJson, SkippedVocabularyEndsWhereItsReadingEnds) {
+  std::mt19937 rng(17);
+  const std::vector<std::string> pieces = {"}", "]", "{", "[", "\\\"", "\\\\", "\\\\\\\"", "\\\\\\\\", "\\\\\\\\\\\"", "\\u005c", "\\n", "x", "}]\\\"{["};
+  std::string vocab;
+  const int kTokens = 9000;
+  for (int i = 0; i < kTokens; ++i) {
+    std::string key = "k" + std::to_string(i);
+    for (int k = rng() % 4; k > 0; --k) key += pieces[rng() % pieces.size()];
+    vocab += std::string(i ? ", " : "") + "\"" + key + "\": " + std::to_string(i);
+  }
+  std::string merges;
+  for (int i = 0; i < kTokens - 1; ++i) merges += std::string(i ? ",\n      " : "") + "[\"k" + std::to_string(i) + "\", \"k" + std::to_string(i + 1) + "\"]";
+  for (int pad = 0; pad < 64; pad += 3) {
+    std::string text = "{\"model\": {\"type\": \"BPE\"," + std::string(pad, ' ') + "\"vocab\": {" + vocab + "},\n  \"merges\": [\n      " + merges + "\n]}}";
+    ASSERT_GE(text.size(), kParallelMinBytes);
+    BpeLists lists;
+    auto rest = read_bpe_lists(text, lists);
+    ASSERT_TRUE(rest.has_value()) << "pad " << pad;
+    ASSERT_TRUE(same_as_dom(text, lists)) << "pad " << pad;
+  }
+  const std::string text = "{\"model\": {\"type\": \"BPE\", \"vocab\": {" + vocab + "},\n  \"merges\": [\n      " + merges + "\n]}}";
+  const std::string alphabet = "{}[]\"\\:, u";
+  for (int round = 0; round < 40; ++round) {
+    std::string bad = text;
+    bad[40 + rng() % vocab.size()] = alphabet[rng() % alphabet.size()];
+    BpeLists lists;
+    bool read = read_bpe_lists(bad, lists).has_value();
+    simdjson::dom::parser parser;
+    if (parser.parse(bad).error()) {
+      EXPECT_THROW(Tokenizer::from_json(bad, "bad.json"), LoadError) << "round " << round;
+    } else if (read) {
+      EXPECT_TRUE(same_as_dom(bad, lists)) << "round " << round;
+    }
+  }
+}
+
 // Every prefix of a valid file, and random corruptions of it, load or fail with a LoadError.
 // (Text around the two members is copied as it is, so the DOM reports errors there.)
 TEST(BpeJson, MalformedTextGivesLoadErrors) {
