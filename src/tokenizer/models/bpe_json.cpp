@@ -432,13 +432,14 @@ std::optional<std::string> read_bpe_lists(std::string_view text, BpeLists& lists
   // Walk the model's members. The first of vocab/merges is read on a helper thread while this
   // one skips over it to the second, which it reads itself (in large files; small ones read in
   // turn). When the vocabulary comes first (as in every real file), the merges are read by both:
-  // this thread from a point about 3/8 into them, the helper from their start to that point once
-  // it has read the vocabulary.
+  // this thread from a split point (split_target, below) to their end, the helper from their
+  // start to that point once it has read the vocabulary.
   // Performance note (callgrind, each thread's instructions in this function): this thread read
   // all the merges while the helper read the vocabulary, Gemma 3 271M against 85M, gpt-oss 228M
   // against 65M; split at 3/8, 178M and 178M, 147M and 146M. Best of five loads: Gemma 3
   // 115 -> 89 ms, gpt-oss 100 -> 86 ms, Llama 3.1 40 -> 34 ms (with the halved token bytes in
-  // tokenizer.cpp and added_vocabulary.cpp's plain entries).
+  // tokenizer.cpp and added_vocabulary.cpp's plain entries). Since the vocabulary is skipped 64
+  // bytes at a time (skip_container), the split follows the helper's progress instead of 3/8.
   Span vocab, merges;
   bool helper_ok = false;
   const char* helper_end = nullptr;
