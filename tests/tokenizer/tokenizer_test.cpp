@@ -10,6 +10,7 @@
 #include <random>
 #include <thread>
 
+#include "support/cjk_pairs_model.hpp"
 #include "support/test_paths.hpp"
 
 namespace textedge {
@@ -213,22 +214,10 @@ TEST(TokenizerConcurrent, LoadsOnManyThreadsAtOnce) {
 // and the token bytes begin, on the second thread while the first fills the merge table. What
 // is loaded is the same, and errors come in the file's order, as when read one after another.
 TEST(TokenizerConcurrent, LargeLoadsMakeTokenBytesBesideTheMergeTableAndKeepErrorsInFileOrder) {
-  constexpr int kChars = 200;  // U+4E00...: 200 characters and a merge for each pair, 40,000
-  auto ch = [](int i) {
-    char32_t c = 0x4E00 + i;
-    return std::string{static_cast<char>(0xE0 | (c >> 12)), static_cast<char>(0x80 | ((c >> 6) & 0x3F)),
-                       static_cast<char>(0x80 | (c & 0x3F))};
-  };
-  auto tokenizer_json = [&](int bad_merge, const std::string& rest) {
-    std::string vocab, merges;
-    for (int a = 0; a < kChars; ++a) vocab += std::string(a ? "," : "") + "\"" + ch(a) + "\":" + std::to_string(a);
-    for (int a = 0; a < kChars; ++a)
-      for (int b = 0; b < kChars; ++b) {
-        int rank = a * kChars + b;
-        vocab += ",\"" + ch(a) + ch(b) + "\":" + std::to_string(kChars + rank);
-        merges += std::string(rank ? "," : "") + "\"" + ch(a) + " " + (rank == bad_merge ? "?" : ch(b)) + "\"";
-      }
-    return R"({"model":{"type":"BPE","vocab":{)" + vocab + R"(},"merges":[)" + merges + "]}" + rest + "}";
+  constexpr int kChars = kCjkPairChars;  // 40,000 merges
+  auto ch = cjk_pair_char;
+  auto tokenizer_json = [](int bad_merge, const std::string& rest) {
+    return R"({"model":)" + cjk_pairs_model_json(-1, bad_merge) + rest + "}";
   };
   const std::string added = R"(,"added_tokens":[{"id":40200,"content":"<s>","special":true},)"
                             R"({"id":40201,"content":"<x>","special":false}])";

@@ -259,54 +259,26 @@ struct Reader {
   // Skips any value, checking only what finding its end needs (the DOM checks the rest).
   bool skip_value() {
     skip_space();
-    if (p != end && (*p == '{' || *p == '[')) return skip_container();
-    std::size_t depth = 0;
-    do {
-      if (p == end) return false;
-      char c = *p;
-      if (c == '"') {
-        for (++p; p < end && *p != '"'; ++p) {
-          while (end - p >= 8) {  // to the next '"', '\\' or control character
-            std::uint64_t stops = string_stops(load8(p));
-            if (stops) {
-              p += __builtin_ctzll(stops) / 8;
-              break;
-            }
-            p += 8;
-          }
-          if (p < end && *p == '"') break;
-          if (p < end && *p == '\\') ++p;
+    if (p == end || *p == '}' || *p == ']') return false;
+    if (*p == '{' || *p == '[') return skip_container();
+    if (*p != '"') {  // a scalar, to the next delimiter
+      while (p < end && !is_space(*p) && *p != ',' && *p != '}' && *p != ']') ++p;
+      return true;
+    }
+    for (++p; p < end && *p != '"'; ++p) {
+      while (end - p >= 8) {  // to the next '"', '\\' or control character
+        std::uint64_t stops = string_stops(load8(p));
+        if (stops) {
+          p += __builtin_ctzll(stops) / 8;
+          break;
         }
-        if (p >= end) return false;
-        ++p;
-      } else if (c == '{' || c == '[') {
-        ++depth;
-        ++p;
-      } else if (c == '}' || c == ']') {
-        if (depth == 0) return false;
-        --depth;
-        ++p;
-      } else if (depth == 0) {
-        while (p < end && !is_space(*p) && *p != ',' && *p != '}' && *p != ']') ++p;
-      } else {
-        ++p;
-#ifdef __SSE2__
-        // Inside a container only strings and brackets matter: to the next of them, 16 bytes a
-        // compare (a vocabulary's ": 123,\n    " between its keys).
-        for (; end - p >= 16; p += 16) {
-          __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
-          __m128i hit = _mm_or_si128(
-              _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('"')), _mm_cmpeq_epi8(v, _mm_set1_epi8('['))),
-              _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8(']')), _mm_cmpeq_epi8(v, _mm_set1_epi8('{'))),
-                           _mm_cmpeq_epi8(v, _mm_set1_epi8('}'))));
-          if (unsigned m = static_cast<unsigned>(_mm_movemask_epi8(hit))) {
-            p += std::countr_zero(m);
-            break;
-          }
-        }
-#endif
+        p += 8;
       }
-    } while (depth > 0);
+      if (p < end && *p == '"') break;
+      if (p < end && *p == '\\') ++p;
+    }
+    if (p >= end) return false;
+    ++p;
     return true;
   }
 

@@ -8,6 +8,7 @@
 #include <set>
 
 #include "base/json_dom.hpp"
+#include "support/cjk_pairs_model.hpp"
 #include "support/test_paths.hpp"
 #include "base/utf8.hpp"
 #include "tokenizer/byte_level.hpp"
@@ -381,25 +382,9 @@ TEST(Bpe, MissingMergeTokenNamesPath) {
 // Large enough that both loading threads resolve ranges of merges: of two bad merges, the error
 // names the lower rank wherever the ranges fell, and every merge resolves where none is bad.
 TEST(Bpe, LargeMergeListsResolveOnBothThreadsAndNameTheFirstError) {
-  // 200 characters (U+4E00...) and a merge for each pair of them: 40,000 merges.
-  constexpr int kChars = 200;
-  auto ch = [](int i) {
-    std::string s;
-    textedge::detail::append_utf8(s, static_cast<char32_t>(0x4E00 + i));
-    return s;
-  };
-  auto model_json = [&](int bad_right, int bad_left) {
-    std::string vocab, merges;
-    for (int a = 0; a < kChars; ++a) vocab += std::string(a ? "," : "") + "\"" + ch(a) + "\":" + std::to_string(a);
-    for (int a = 0; a < kChars; ++a)
-      for (int b = 0; b < kChars; ++b) {
-        int rank = a * kChars + b;
-        vocab += ",\"" + ch(a) + ch(b) + "\":" + std::to_string(kChars + rank);
-        merges += std::string(rank ? "," : "") + "\"" + (rank == bad_left ? "zz" : ch(a)) + " " + (rank == bad_right ? "?" : ch(b)) + "\"";
-      }
-    return R"({"type":"BPE","vocab":{)" + vocab + R"(},"merges":[)" + merges + "]}";
-  };
-  const std::string good_text = model_json(-1, -1);
+  constexpr int kChars = kCjkPairChars;
+  auto ch = cjk_pair_char;
+  const std::string good_text = cjk_pairs_model_json();
   JsonDocument good(std::string_view(good_text), "inline.json");
   BpeModel model = BpeModel::from_json(good.root(), false);
   for (int rank : {0, 8191, 8192, 20000, kChars * kChars - 1}) {
@@ -408,7 +393,7 @@ TEST(Bpe, LargeMergeListsResolveOnBothThreadsAndNameTheFirstError) {
     EXPECT_EQ(ids, std::vector<TokenId>{static_cast<TokenId>(kChars + rank)}) << rank;
   }
   for (auto [bad_right, bad_left] : {std::pair{30000, 3000}, std::pair{9000, 39000}}) {
-    const std::string text = model_json(bad_right, bad_left);
+    const std::string text = cjk_pairs_model_json(bad_left, bad_right);
     JsonDocument doc(std::string_view(text), "inline.json");
     int first = std::min(bad_right, bad_left);
     try {
