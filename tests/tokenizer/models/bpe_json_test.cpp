@@ -120,6 +120,33 @@ TEST(BpeJson, DeclinesWhatItDoesNotTake) {
   EXPECT_EQ(lists.merges[3].right, "q");
 }
 
+// Ids of every length (Reader::id): what JSON and the id range allow, nothing else.
+TEST(BpeJson, IdsOfEveryLength) {
+  std::vector<std::string> taken = {"0", "2147483647"},
+                           declined = {"", "-1", "00", "01", "0123", "1.5", "2e3", "1E2", "2147483648", "99999999999",
+                                       "+1", "0x1", "1a"};
+  for (std::uint64_t digits = 1, smallest = 1; digits <= 10; ++digits, smallest *= 10) {
+    std::string ascending;  // 1, 12, 123, ..., 1234567890
+    for (std::uint64_t k = 1; k <= digits; ++k) ascending += static_cast<char>('0' + k % 10);
+    taken.push_back(ascending);
+    taken.push_back(std::to_string(smallest));
+    if (smallest * 10 - 1 <= 0x7FFFFFFF) taken.push_back(std::to_string(smallest * 10 - 1));  // all nines
+  }
+  for (const char* after : {"}", " }", "\n}"})
+    for (const std::string& id : taken) {
+      std::string text = R"({"model":{"vocab":{"a":)" + id + after + R"(,"merges":[]}})";
+      BpeLists lists;
+      ASSERT_TRUE(read_bpe_lists(text, lists).has_value()) << text;
+      ASSERT_EQ(lists.vocab.size(), 1u);
+      EXPECT_EQ(std::to_string(lists.vocab[0].id), id) << text;
+    }
+  for (const std::string& id : declined) {
+    std::string text = R"({"model":{"vocab":{"a":)" + id + R"(},"merges":[]}})";
+    BpeLists lists;
+    EXPECT_FALSE(read_bpe_lists(text, lists).has_value()) << text;
+  }
+}
+
 TEST(BpeJson, MergeErrorsNameThePath) {
   try {
     Tokenizer::from_json(R"({"model":{"type":"BPE","vocab":{"a":0,"b":1,"ab":2},"merges":["a b", ["b", "a"]]}})", "x.json");
