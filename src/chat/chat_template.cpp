@@ -20,8 +20,13 @@ namespace {
 
 // Reads request JSON into values for one render (see jinja::read_json), refusing what is not
 // JSON with a clear error.
-jinja::Value read_request_json(std::string_view json, jinja::ValueArena& arena, const char* what) {
+// `what`'s JSON text, built, or only checked (`build` false: a member no template reads).
+jinja::Value read_request_json(std::string_view json, jinja::ValueArena& arena, const char* what, bool build = true) {
   try {
+    if (!build) {
+      jinja::check_json(json);
+      return {};
+    }
     return jinja::read_json(json, &arena);
   } catch (const jinja::JsonSyntaxError& e) {
     throw InputError(std::string(what) + " is not valid JSON (" + e.reason() + ")", e.offset());
@@ -134,6 +139,9 @@ struct ChatTemplate::Impl {
   // documents only when a template names them (the renderer drops variables a template never
   // names) or, for tools, when they choose the template (a "tool_use" template).
   std::vector<std::string_view> request_members;
+  bool reads(std::string_view member) const {
+    return std::find(request_members.begin(), request_members.end(), member) != request_members.end();
+  }
 
   // Once the templates are in.
   void finish() {
@@ -285,8 +293,9 @@ std::string ChatTemplate::apply(std::string_view messages_json, const ChatOption
   jinja::ValueArena arena;  // the request's values: outlives the render
   RequestParts parts;
   parts.messages = read_request_json(messages_json, arena, "messages");
-  if (!options.tools.empty()) parts.tools = read_request_json(options.tools, arena, "tools");
-  if (!options.documents.empty()) parts.documents = read_request_json(options.documents, arena, "documents");
+  if (!options.tools.empty()) parts.tools = read_request_json(options.tools, arena, "tools", impl_->reads("tools"));
+  if (!options.documents.empty())
+    parts.documents = read_request_json(options.documents, arena, "documents", impl_->reads("documents"));
   if (!options.chat_template_kwargs.empty())
     parts.kwargs = read_request_json(options.chat_template_kwargs, arena, "chat_template_kwargs");
   return render_request(*impl_, parts, options);

@@ -115,5 +115,66 @@ TEST(ChatRequest, TemplateChoiceNamesTheFile) {
   }
 }
 
+// A request's messages render the same through apply_request (which reads the request's members
+// selectively) and apply (the messages alone), whichever way a template reaches their lists and
+// dicts, duplicate keys and dicts of more than 64 members included.
+TEST(ChatRequest, MessagesListsAndDictsReadWhenReached) {
+  std::string many_members;  // containers past a dict's first 64 members stay read whole
+  for (int i = 0; i < 70; ++i) many_members += "\"k" + std::to_string(i) + "\": [" + std::to_string(i) + ", {\"x\": \"y\"}], ";
+  const std::string messages = R"([
+    {"role": "user", "content": [{"type": "text", "text": "a"}, {"type": "image", "url": "u"}]},
+    {"role": "assistant", "content": null, "tool_calls": [{"id": "c1", "type": "function",
+      "function": {"name": "f", "arguments": {"city": "Paris", "n": [1, 2.5, true, null]}}}]},
+    {"role": "tool", "content": "{\"t\": 21}", "tool_call_id": "c1", "extra": {}, "empty": [], "extra": "later"},
+    {"role": "user", "content": [{"type": "text", "text": "dup"}], "content": [{"type": "text", "text": "kept"}],
+     "meta": {"a": 1}, "meta": {"b": [2]}},
+    {"role": "user", "content": [{"type": "text", "text": "a"}, {"type": "image", "url": "u"}]},
+    {)" + many_members + R"("role": "user", "content": "many"}
+  ])";
+  const char* templates[] = {
+      "{% for m in messages %}{{ m.tool_calls[0].function.name if m.tool_calls }}{{ m.content[0].text if m.content is "
+      "not string and m.content }}|{% endfor %}",
+      "{{ messages | tojson }}",
+      "{% for m in messages %}{{ m | tojson }}|{{ m }}|{{ m | length }}|{{ m.items() | list }}|{{ m | dictsort }}{% "
+      "endfor %}",
+      "{% for m in messages %}{% for k, v in m.items() %}{{ k }}={{ v }};{% endfor %}{{ m.values() | list }}{% endfor "
+      "%}",
+      "{% for m in messages %}{{ m.get('meta') }}{{ m['content'] }}{{ m.extra is mapping }}{{ m.empty | length }}{% "
+      "endfor %}",
+      "{% for m in messages %}{{ 'tool_calls' in m }}{{ m.tool_calls is defined }}{{ m == messages[loop.index0] }}{% "
+      "endfor %}{{ messages[0] == messages[4] }}{{ messages[0] == messages[3] }}",
+      "{% for m in messages %}{% for k in m %}{{ k }}{{ m[k] }}{% endfor %}{% endfor %}",
+      "{{ messages[5].k69[1].x }}{{ messages[5].k1 }}{{ messages | map(attribute='content') | list }}",
+  };
+  for (const char* source : templates) {
+    ChatTemplate t = ChatTemplate::from_string(source, {}, "reach.jinja");
+    EXPECT_EQ(t.apply_request(R"({"messages": )" + messages + "}"), t.apply(messages)) << source;
+  }
+}
+
+// apply() only checks the tools and documents of a template that never names them: the same text
+// is refused with the same error as by a template that reads them, and valid text renders as if absent.
+TEST(ChatRequest, ToolsAndDocumentsNoTemplateReadsAreStillChecked) {
+  const ChatTemplate reads = ChatTemplate::from_string("{{ tools }}{{ documents }}", {}, "reads.jinja");
+  auto render = [](const ChatTemplate& t, const ChatOptions& o) {
+    try {
+      return t.apply(R"([{"role": "user", "content": "hi"}])", o);
+    } catch (const InputError& e) {
+      return std::string(e.what()) + " @" + std::to_string(e.byte_offset());
+    }
+  };
+  for (const char* text : {R"([{"a": 1,}])", "[1, 2", "[\"\\x\"]", "[] []", "[[[[[[[[[[[[[[[[", "\"\xC3\"",
+                           R"([{"type": "function", "n": [1, {"x": null}]}])"}) {
+    ChatOptions tools, documents;
+    tools.tools = text;
+    documents.documents = text;
+    for (const ChatOptions& o : {tools, documents}) {
+      std::string read = render(reads, o);
+      bool invalid = read.find(" is not valid JSON (") != std::string::npos;
+      EXPECT_EQ(invalid, std::string(text).find("function") == std::string::npos) << text << ": " << read;
+      EXPECT_EQ(render(kLength, o), invalid ? read : "1") << text;
+    }
+  }
+}
 }  // namespace
 }  // namespace textedge

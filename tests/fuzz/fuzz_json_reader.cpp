@@ -1,7 +1,8 @@
 // The request JSON reader (src/chat/jinja/json_reader.cpp): any text is read whole or refused
 // with JsonSyntaxError, the same way into an arena and into owned values; what is read writes
 // back (json.dumps) to text that reads as the same value; read_json_members refuses it exactly as
-// read_json does, or reads the members it keeps as read_json does. Then the text as a chat request
+// read_json does, or reads the members it keeps as read_json does; check_json refuses it exactly
+// as read_json does. Then the text as a chat request
 // through ChatTemplate::apply_request and the default template: a prompt or a textedge::Error.
 #include <cmath>
 #include <cstddef>
@@ -104,6 +105,13 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       full_error = e.what();
     }
     if (error != full_error) fail("read_json_members and read_json refuse differently", error, full_error);
+    std::string check_error;
+    try {
+      check_json(json);
+    } catch (const JsonSyntaxError& e) {
+      check_error = e.what();
+    }
+    if (check_error != full_error) fail("check_json and read_json refuse differently", check_error, full_error);
     if (full.is_dict()) {
       auto a = full.dict().entries(), b = partial.dict().entries();
       if (a.size() != b.size()) fail("read_json_members has other members", full.repr(), partial.repr());

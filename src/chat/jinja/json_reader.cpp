@@ -27,6 +27,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <span>
+#include <utility>
 #ifdef __SSE2__
 #include <emmintrin.h>
 #endif
@@ -64,6 +65,13 @@ class Reader {
 
   // Only these members of the top-level object are built (read_json_members); empty: all.
   void read_only(std::span<const std::string_view> names) { read_ = names; }
+  // The whole text checked as document() checks it, nothing built (check_json).
+  void check() {
+    p_ = skip_space(p_, end_);
+    if (p_ == end_) fail("no JSON value (the text is empty or only whitespace)");
+    p_ = skip_space(skip_value(p_, 0), end_);
+    if (p_ != end_) fail("unexpected text after the JSON value");
+  }
 
   Value document() {
     p_ = skip_space(p_, end_);
@@ -790,6 +798,11 @@ Value read_json_members(std::string_view json, ValueArena& arena, std::span<cons
   Reader reader(json, arena);
   reader.read_only(read);
   return reader.document();
+}
+
+void check_json(std::string_view json) {
+  ValueArena unused;
+  Reader(json, unused).check();
 }
 
 Value value_from_json(std::string_view json) {

@@ -41,6 +41,8 @@ Value read_json(std::string_view json, ValueArena* arena);
 // read_json of an object whose members other than `read` are checked (the same errors at the
 // same offsets) but not built: each becomes undefined in the dict.
 Value read_json_members(std::string_view json, ValueArena& arena, std::span<const std::string_view> read);
+// read_json's checks and errors, nothing built.
+void check_json(std::string_view json);
 // read_json without an arena; throws TemplateError (ValueError) on bad JSON.
 Value value_from_json(std::string_view json);
 

@@ -282,7 +282,8 @@ namespace textedge::detail::jinja {
 namespace {
 
 // read_json_members checks the members it does not build as read_json reads them: the same
-// error at the same offset, or the same members (the others undefined).
+// error at the same offset, or the same members (the others undefined); check_json refuses what
+// read_json refuses, with the same error.
 void expect_members_as_read_json(const std::string& json) {
   static constexpr std::string_view kRead[] = {"messages"};
   std::string full_error, error;
@@ -299,6 +300,13 @@ void expect_members_as_read_json(const std::string& json) {
     error = e.what();
   }
   ASSERT_EQ(error, full_error) << json;
+  std::string check_error;
+  try {
+    check_json(json);
+  } catch (const JsonSyntaxError& e) {
+    check_error = e.what();
+  }
+  EXPECT_EQ(check_error, full_error) << json;
   if (!full_error.empty()) return;
   ASSERT_EQ(full.is_dict(), partial.is_dict()) << json;
   if (!full.is_dict()) {
