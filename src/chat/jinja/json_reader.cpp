@@ -348,17 +348,121 @@ class Reader {
     return false;
   }
 
+  // Past the value at p (its whitespace skipped), for members the caller never reads (a request's
+  // tools when the template never names them): as check_value moves past it, for text that it
+  // accepts and skip_value reads without doubt; anything else (an error, nesting 64 deep) goes
+  // back to check_value from p, whose errors are exact. Strings with
+  // escapes or non-ASCII text are checked by skip_string, as check_value checks them, and their
+  // errors are check_value's too (everything before them was read the same way).
+  // Performance note (callgrind, bench/data/chat_six_messages_two_tools.json, whose two tools are
+  // 881 bytes, 125 tokens, pretty-printed; Llama 3.1's apply_request per render): check_value
+  // alone 4.89k (with scalar()), this 4.18k; the render 28.9k -> 28.2k (compact: 3.58k -> 3.18k,
+  // tools with escapes and non-ASCII text: 4.85k -> 4.14k, plus skip_special_string's share,
+  // unchanged). Its savings: the open containers as bits of a register (check_value keeps an
+  // array), the state as a place in the code, ": " after a key and ints of up to 18 digits inline
+  // (scalar() costs ~120), a string's first 16 bytes scanned inline.
+  // Tried and dropped: the text classified 64 bytes at a time with SSE2 into bit masks (not space
+  // or '\n'; '"', '\\', controls and non-ASCII), tokens walked by countr_zero and strings ended
+  // by the masks: 4.22k (compact 3.76k, worse). Classifying 64 bytes costs ~80-100 instructions
+  // with SSE2 (a compare and a copy per class, a movemask, shifts to join four) and the walk still
+  // ~20 a token; a bit-parallel grammar check would need the six structural characters classified
+  // too (~150 a block). So about 2.5k looks like the floor for a scan of this text with SSE2: the
+  // per-token loads here (one per string, one per line break) cost about what the masks would.
+  [[gnu::noinline]] const char* skip_value(const char* const start, int depth) {
+    const char* const end = end_;
+    const char* p = start;
+    std::uint64_t objects = 0;  // bit n: the container n levels out from the innermost is an object
+    const int limit = std::min(63, kMaxDepth - depth);  // open containers
+    int open = 0;
+#ifdef __SSE2__
+    const __m128i quote = _mm_set1_epi8('"'), backslash = _mm_set1_epi8('\\'), control = _mm_set1_epi8(0x20);
+#endif
+    // Past the string at p, as skip_string.
+    auto string = [&] {
+      const char* q = p + 1;
+#ifdef __SSE2__
+      if (end - q >= 16) {
+        __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(q));
+        __m128i special = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, backslash)),
+                                       _mm_cmpgt_epi8(control, v));
+        if (unsigned m = static_cast<unsigned>(_mm_movemask_epi8(special))) {
+          q += std::countr_zero(m);
+          if (*q == '"') return q + 1;
+        }
+      }
+#endif
+      return skip_string(p, end);
+    };
+  value:
+    if (p == end) goto slow;
+    if (*p == '"') {
+      p = string();
+    } else if ((*p | 0x20) == '{') {  // '{' or '['
+      if (open == limit) goto slow;
+      const std::uint64_t object = *p == '{';
+      objects = objects << 1 | object;
+      ++open;
+      p = skip_line_break(p + 1, end);
+      if (p == end || *p != static_cast<char>(']' | object << 5)) {  // '}' or ']'
+        if (object) goto key;
+        goto value;
+      }
+      ++p;
+      objects >>= 1;
+      --open;
+    } else if (*p >= '0' && *p <= '9') {
+      // An int of up to 18 digits (no fraction or exponent) as number() reads it; other numbers
+      // there.
+      const char* q = p + 1;
+      if (*p != '0')
+        while (q != end && *q >= '0' && *q <= '9') ++q;
+      if (q - p > 18 || (q != end && (*q == '.' || (*q | 0x20) == 'e'))) goto scalar;
+      p = q;
+    } else {
+    scalar:
+      p_ = p;
+      scalar();
+      p = p_;
+    }
+  after_value:
+    if (open == 0) return p;
+    p = skip_line_break(p, end);
+    if (p == end) goto slow;
+    if (*p == ',') {
+      p = skip_line_break(p + 1, end);
+      if (objects & 1) goto key;
+      goto value;
+    }
+    if (*p != static_cast<char>(']' | (objects & 1) << 5)) goto slow;
+    ++p;
+    objects >>= 1;
+    --open;
+    goto after_value;
+  key:
+    if (p == end || *p != '"') goto slow;
+    p = string();
+    if (end - p >= 3 && p[0] == ':' && p[1] == ' ' && static_cast<unsigned char>(p[2]) > ' ') {
+      p += 2;  // pretty JSON's ": "
+      goto value;
+    }
+    p = skip_space(p, end);
+    if (p == end || *p != ':') goto slow;
+    p = skip_space_after_colon(p + 1, end);
+    goto value;
+  slow:
+    return check_value(start, depth);
+  }
+
   // Past the value at p (its whitespace skipped), checked as reading it checks it, with the same
-  // errors at the same offsets, but nothing built: for members the caller never reads (a request's
-  // tools when the template never names them). One loop over the nesting, which it keeps as a bit
-  // per open container.
+  // errors at the same offsets, but nothing built: skip_value's exact path. One loop over the
+  // nesting, which it keeps as a bit per open container.
   // Performance note (callgrind, bench/data/chat_six_messages_two_tools.json, whose two tools
   // are 831 of its 1955 bytes): the request 16.2k instructions read whole, 14.4k with the tools
   // checked here; Llama 3.1's apply_request 30.7k -> 28.9k, DeepSeek V3's 37.4k -> 35.6k. The
   // scan (whitespace, strings, brackets) is most of reading; building the values was the rest.
   // escape() stays inline in both callers (out of line it cost the full read +0.25k), and the
   // filtering object is an instance of its own (in the shared one its test cost +0.5k).
-  [[gnu::noinline]] const char* skip_value(const char* p, int depth) {
+  [[gnu::noinline]] const char* check_value(const char* p, int depth) {
     const char* const end = end_;
     std::uint64_t objects[(kMaxDepth + 64) / 64] = {};  // bit n: the n-th open container is an object
     std::size_t open = 0;

@@ -363,5 +363,80 @@ TEST(JsonReader, MembersNotBuiltSurviveCorruptionAsIfRead) {
   }
 }
 
+// Tools-like values, compact and pretty, at every offset in a 64-byte block (the skip reads the
+// text 16 bytes at a time), read with the member unbuilt against read whole: the value, each of
+// its prefixes, and each of its bytes replaced by bytes that matter to the grammar, strings,
+// escapes, numbers and UTF-8. Its strings end in backslash runs of every length, escaped quotes
+// after them or not, and hold non-ASCII text; its containers nest up to and past 64 deep.
+TEST(JsonReader, MembersNotBuiltSurviveEveryCorruptionAsIfRead) {
+  std::string runs;  // "x\"", "x\\", "x\\\"", ... up to six backslashes, then the closing quote
+  for (int n = 0; n <= 6; ++n) {
+    runs += (runs.empty() ? "\"" : ", \"") + std::string(static_cast<std::size_t>(n % 3 + 1), 'x');
+    runs += std::string(static_cast<std::size_t>(n / 2 * 2), '\\');
+    runs += n % 2 ? "\\\" tail\"" : "\"";
+  }
+  const std::string compact =
+      R"([{"type":"function","function":{"name":"get_weather","description":"Get the \"current\" )"
+      R"(weather — Zürich, 東京 😀 \u00e9\ud83d\ude00\n\t\/","parameters":{"type":"object","properties":)"
+      R"({"city":{"type":"string","enum":[)" + runs + R"(]},"n":[0,-1,7,12,3.5e2,1E-2,-0.0,)"
+      R"(123456789012345678,9223372036854775807,true,false,null,{},[]]},"required":["city"]}}},)"
+      R"({"type":"function","function":{"name":"x","parameters":{}}}])";
+  std::string pretty;  // as json.dumps(indent=1) writes it
+  {
+    int level = 0;
+    bool in_string = false;
+    for (std::size_t i = 0; i < compact.size(); ++i) {
+      char c = compact[i];
+      pretty += c;
+      if (in_string) {
+        if (c == '\\') pretty += compact[++i];
+        else if (c == '"') in_string = false;
+        continue;
+      }
+      if (c == '"') in_string = true;
+      if (c == ':') pretty += ' ';
+      auto line = [&] { pretty += '\n' + std::string(static_cast<std::size_t>(level), ' '); };
+      if ((c == '{' || c == '[') && compact[i + 1] != (c == '{' ? '}' : ']')) ++level, line();
+      if (c == ',') line();
+      if (i + 1 < compact.size() && (compact[i + 1] == '}' || compact[i + 1] == ']') && c != '{' && c != '[')
+        --level, line();
+    }
+  }
+  auto deep = [](int n, bool objects) {
+    std::string open, close;
+    for (int i = 0; i < n; ++i) {
+      bool object = objects && i % 3 == 0;
+      open += object ? "{\"k\": " : "[";
+      close.insert(0, object ? "}" : "]");
+    }
+    return open + "1" + close;
+  };
+  const char corrupt[] = {'"', '\\', '{', '}', '[', ']', ':', ',', ' ', '\n', '\t', '\r', '\x01', '\x7f',
+                          '\xc3', '\xa9', '\xff', '0', '9', 'e', '-', '.', 'x', 'u', 't', '/'};
+  for (const std::string& value : {compact, pretty, deep(62, true), deep(63, false), deep(64, true),
+                                   deep(65, false), deep(998, false), deep(999, true)}) {
+    ASSERT_NO_THROW(read_json(value, nullptr)) << value;
+    for (std::size_t offset : {0, 1, 7, 15, 16, 17, 31, 47, 63}) {
+      std::string head = "{\"messages\": [\"" + std::string(offset, 'm') + "\"], \"tools\": ";
+      // The tools' first byte at `offset` in its 64-byte block.
+      head.insert(1, std::string((64 - head.size() % 64 + offset) % 64, ' '));
+      for (const std::string& tail : {std::string("}"), std::string(",\n \"model\": \"m\"\n}")}) {
+        expect_members_as_read_json(head + value + tail);
+        if (value.size() > 1000) continue;
+        for (std::size_t i = 0; i < value.size(); ++i) {
+          expect_members_as_read_json(head + value.substr(0, i));
+          if (offset != 0 && offset != 1 && offset != 63 && (offset != 16 || tail.size() > 1)) continue;
+          for (char c : corrupt) {
+            if (value[i] == c) continue;
+            std::string bad = value;
+            bad[i] = c;
+            expect_members_as_read_json(head + bad + tail);
+          }
+        }
+      }
+    }
+  }
+}
+
 }  // namespace
 }  // namespace textedge::detail::jinja
