@@ -302,7 +302,16 @@ class U32Set {
 // Tried (2026-12-03): 8-byte slots (the pair and its rank in one word, the merged id in a
 // rank-indexed side array): Qwen3's table 8 -> 2-4 MB, but bench encode on bench2.txt moved
 // qwen3 +0-5% and gemma3 -4 to -8% (the side array's miss on every merge made, and more probes);
-// dropped.
+// dropped. Tried again behind the filter (2026-12-05), at the same capacity: left << (id bits +
+// rank bits) | right << rank bits | rank when 2 * bits(ids) + bits(merges) <= 64 (all six models;
+// 16-byte slots beyond), the merged id read from the side array only for the merge made (reading
+// it in find() for every pair found cost more: gemma3 merge_by_scan 100.5M -> 122.0M
+// instructions). Cachegrind, 32 MB LL, load and two passes over bench2.txt: merge_by_scan's D1
+// misses gemma3 1.59M -> 1.85M, gptoss 1.14M -> 1.34M, llama2 1.07M -> 1.23M, llama3_1 1.23M ->
+// 1.45M (the side array), its LL misses unchanged (a 16 MB table fits the 32 MB L3), its
+// instructions +4-6%. Encode, best of six alternating rounds: bench2.txt gemma3 -1.5%, gptoss
+// -0.8%, llama2 -1.7%, llama3_1 -1.1%; bench.txt medians -1.1% to +0.4%. A hot pair costs one
+// cache line in either layout, and the side array adds one; dropped again.
 class MergeMap {
  public:
   struct Merge {
