@@ -18,9 +18,8 @@ namespace jinja = detail::jinja;
 namespace {
 #include "default_template.inc"  // kDefaultTemplate, generated from src/chat/default_template.jinja
 
-// Reads request JSON into values for one render (see jinja::read_json), refusing what is not
-// JSON with a clear error.
-// `what`'s JSON text, built, or only checked (`build` false: a member no template reads).
+// Reads `what`'s JSON text into values for one render (see jinja::read_json), or only checks it
+// (`build` false: a member no template reads), refusing what is not JSON with a clear error.
 jinja::Value read_request_json(std::string_view json, jinja::ValueArena& arena, const char* what, bool build = true) {
   try {
     if (!build) {

@@ -351,9 +351,9 @@ class Reader {
   // Past the value at p (its whitespace skipped), for members the caller never reads (a request's
   // tools when the template never names them): as check_value moves past it, for text that it
   // accepts and skip_value reads without doubt; anything else (an error, nesting 64 deep) goes
-  // back to check_value from p, whose errors are exact. Strings with
-  // escapes or non-ASCII text are checked by skip_string, as check_value checks them, and their
-  // errors are check_value's too (everything before them was read the same way).
+  // back to check_value from p, whose errors are exact. Strings with escapes or non-ASCII text
+  // are checked by skip_string, as check_value checks them, and their errors are check_value's
+  // too (everything before them was read the same way).
   // Performance note (callgrind, bench/data/chat_six_messages_two_tools.json, whose two tools are
   // 881 bytes, 125 tokens, pretty-printed; Llama 3.1's apply_request per render): check_value
   // alone 4.89k (with scalar()), this 4.18k; the render 28.9k -> 28.2k (compact: 3.58k -> 3.18k,
