@@ -48,6 +48,7 @@ class NamespaceObject final : public BoxObject {
     attrs.emplace_back(std::string(name), std::move(v));
   }
   SmallVector<std::pair<std::string, Value>, 8> attrs;  // templates keep a few flags here: no heap
+  bool linked = false;  // in Renderer::linked_namespaces_
 };
 
 class LoopObject final : public BoxObject {

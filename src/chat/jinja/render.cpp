@@ -55,6 +55,16 @@ struct FrameScope {
   }
 };
 
+// Clears the linked namespaces' attributes when the render ends (also on exceptions): see
+// Renderer::linked_namespaces_.
+struct NamespacesScope {
+  std::vector<Ref<NamespaceObject>>& linked;
+  ~NamespacesScope() {
+    for (auto& ns : linked) ns->attrs.clear();
+    linked.clear();
+  }
+};
+
 struct OutputSwap {
   std::string*& slot;
   std::string* saved;
@@ -113,6 +123,7 @@ Renderer::Renderer(const ParsedTemplate& t, const RenderLimits& limits)
     : t_(t), limits_(limits), stack_floor_(stack_floor(reinterpret_cast<std::uintptr_t>(__builtin_frame_address(0)))) {}
 
 std::string Renderer::run(std::span<const Variable> variables, std::size_t reserve) {
+  NamespacesScope namespaces{linked_namespaces_};
   Ref<Frame> root(new Frame(Ref<Frame>()));
   FrameScope scope{root};
   root->vars.reserve(variables.size() + 8);  // the variables, and room for a few set at the top level
@@ -340,7 +351,12 @@ void Renderer::assign(const Target& t, const Value& v, Frame& frame) {
       const Value* ns = frame.find(t.name);
       const NamespaceObject* obj = ns ? as<NamespaceObject>(*ns, ObjectKind::Namespace) : nullptr;
       if (!obj) raise("TemplateRuntimeError", "cannot assign attribute on non-namespace object");
-      const_cast<NamespaceObject*>(obj)->set(t.attr, v);
+      auto* target = const_cast<NamespaceObject*>(obj);
+      if ((v.is_list() || v.is_dict() || v.is_object()) && !target->linked) {
+        target->linked = true;
+        linked_namespaces_.emplace_back(target);
+      }
+      target->set(t.attr, v);
       return;
     }
   }

@@ -70,6 +70,7 @@ class Frame final : public Object {
 };
 
 class LoopObject;
+class NamespaceObject;
 // builtins.cpp: one of the loop's position attributes (attr is not LoopAttr::Other).
 Value loop_attribute(const LoopObject& loop, LoopAttr attr);
 
@@ -146,6 +147,10 @@ class Renderer {
   std::uintptr_t stack_floor_ = 0;
   std::string* out_ = nullptr;
   Location loc_;
+  // Namespaces given a list, a dict or an object as an attribute: `set ns.x = ns` (directly, or
+  // through a list or another namespace) is a cycle reference counts never free, so their
+  // attributes are cleared when the render ends (run()).
+  std::vector<Ref<NamespaceObject>> linked_namespaces_;
 };
 
 }  // namespace textedge::detail::jinja
