@@ -65,26 +65,31 @@ class Reader {
 
   // Only these members of the top-level object are built (read_json_members); empty: all.
   void read_only(std::span<const std::string_view> names) { read_ = names; }
-  // The whole text checked as document() checks it, nothing built (check_json).
-  void check() {
-    p_ = skip_space(p_, end_);
-    if (p_ == end_) fail("no JSON value (the text is empty or only whitespace)");
-    p_ = skip_space(skip_value(p_, 0), end_);
-    if (p_ != end_) fail("unexpected text after the JSON value");
-  }
-
   Value document() {
-    p_ = skip_space(p_, end_);
-    if (p_ == end_) fail("no JSON value (the text is empty or only whitespace)");
+    to_value();
     Value v = *p_ == '"'                 ? string()
               : *p_ == '{' && !read_.empty() ? object<true>(1)  // read_json_members
                                              : container_or_scalar(0);
-    p_ = skip_space(p_, end_);
-    if (p_ != end_) fail("unexpected text after the JSON value");
+    to_end();
     return v;
+  }
+  // The whole text checked as document() checks it, nothing built (check_json).
+  void check() {
+    to_value();
+    p_ = skip_value(p_, 0);
+    to_end();
   }
 
  private:
+  // The document's value past leading whitespace, and after it only whitespace.
+  void to_value() {
+    p_ = skip_space(p_, end_);
+    if (p_ == end_) fail("no JSON value (the text is empty or only whitespace)");
+  }
+  void to_end() {
+    p_ = skip_space(p_, end_);
+    if (p_ != end_) fail("unexpected text after the JSON value");
+  }
   // The containers' loops keep the cursor in a local, p, and the end of the text in another:
   // p_ and end_ are members, reloaded after every store of a Value (which may alias them). p_ is
   // set from p before anything that reads it (a failure, an out-of-line reader) and p taken back
@@ -360,7 +365,9 @@ class Reader {
   // tools with escapes and non-ASCII text: 4.85k -> 4.14k, plus skip_special_string's share,
   // unchanged). Its savings: the open containers as bits of a register (check_value keeps an
   // array), the state as a place in the code, ": " after a key and ints of up to 18 digits inline
-  // (scalar() costs ~120), a string's first 16 bytes scanned inline.
+  // (scalar() costs ~120), strings through skip_string (its own inline 16-byte scan; a second
+  // copy of that scan here for a string's first block saved 1 instruction a render, 45 on the
+  // compact request: dropped).
   // Tried and dropped: the text classified 64 bytes at a time with SSE2 into bit masks (not space
   // or '\n'; '"', '\\', controls and non-ASCII), tokens walked by countr_zero and strings ended
   // by the masks: 4.22k (compact 3.76k, worse). Classifying 64 bytes costs ~80-100 instructions
@@ -374,29 +381,10 @@ class Reader {
     std::uint64_t objects = 0;  // bit n: the container n levels out from the innermost is an object
     const int limit = std::min(63, kMaxDepth - depth);  // open containers
     int open = 0;
-#ifdef __SSE2__
-    const __m128i quote = _mm_set1_epi8('"'), backslash = _mm_set1_epi8('\\'), control = _mm_set1_epi8(0x20);
-#endif
-    // Past the string at p, as skip_string.
-    auto string = [&] {
-      const char* q = p + 1;
-#ifdef __SSE2__
-      if (end - q >= 16) {
-        __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(q));
-        __m128i special = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, backslash)),
-                                       _mm_cmpgt_epi8(control, v));
-        if (unsigned m = static_cast<unsigned>(_mm_movemask_epi8(special))) {
-          q += std::countr_zero(m);
-          if (*q == '"') return q + 1;
-        }
-      }
-#endif
-      return skip_string(p, end);
-    };
   value:
     if (p == end) goto slow;
     if (*p == '"') {
-      p = string();
+      p = skip_string(p, end);
     } else if ((*p | 0x20) == '{') {  // '{' or '['
       if (open == limit) goto slow;
       const std::uint64_t object = *p == '{';
@@ -440,7 +428,7 @@ class Reader {
     goto after_value;
   key:
     if (p == end || *p != '"') goto slow;
-    p = string();
+    p = skip_string(p, end);
     if (end - p >= 3 && p[0] == ':' && p[1] == ' ' && static_cast<unsigned char>(p[2]) > ' ') {
       p += 2;  // pretty JSON's ": "
       goto value;
