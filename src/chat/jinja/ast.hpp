@@ -37,7 +37,7 @@ enum class ExprKind : std::uint8_t {
   Not,       // children[0]
   Binary,    // op, children[0], children[1]
   Concat,    // children (the ~ operator)
-  Compare,   // children[0] then (ops[i], children[i+1])
+  Compare,   // children[0] then (ops[i], children[i+1]); op == kKeyEqualsText, attr the key
   And,       // children[0], children[1]
   Or,        // children[0], children[1]
   CondExpr,  // children: test, then, else (else may be nullptr)
@@ -49,6 +49,10 @@ inline constexpr std::uint8_t kTrimFilter = 1;
 // Expr::op of a Test without arguments that reads only its input's type (`x is none`, `x is
 // defined`, ...), applied to a stored value without the test dispatch by name (render.cpp).
 enum TypeTest : std::uint8_t { kByName = 0, kIsNone, kIsDefined, kIsUndefined, kIsString, kIsMapping };
+
+// Expr::op of a Compare `name[key] == 'text'` or `name.key != 'text'` (attr: the key), tested by
+// the renderer without re-reading the expression's shape.
+inline constexpr std::uint8_t kKeyEqualsText = 1;
 
 enum class BinOp : std::uint8_t { Add, Sub, Mul, Div, FloorDiv, Mod, Pow };
 enum class CmpOp : std::uint8_t { Eq, Ne, Lt, Le, Gt, Ge, In, NotIn };

@@ -36,12 +36,12 @@ class NamespaceObject final : public BoxObject {
   NamespaceObject() : BoxObject(ObjectKind::Namespace) {}
   const Value* find(std::string_view name) const {
     for (auto& a : attrs)
-      if (a.first == name) return &a.second;
+      if (same_text(a.first, name)) return &a.second;
     return nullptr;
   }
   void set(std::string_view name, Value v) {
     for (auto& a : attrs)
-      if (a.first == name) {
+      if (same_text(a.first, name)) {
         a.second = std::move(v);
         return;
       }

@@ -513,31 +513,19 @@ static bool compare_values(CmpOp op, const Value& left, const Value& right) {
 }
 
 bool Renderer::compare(const Expr& e, const Frame& frame) {
+  // A dict entry of a variable against a string, the commonest test of chat templates (DeepSeek
+  // V3's has six a message), its shape known when parsed: read without operand()'s and stored()'s
+  // walk; anything else (not a dict, no such key, not a string) takes the general path below.
+  if (e.op == kKeyEqualsText)
+    if (const Value* base = frame.find(e.children[0]->children[0]->name); base && base->is_dict())
+      if (const Value* v = base->dict().find(std::string_view(e.attr)); v && v->is_string()) {
+        at(e.loc);
+        return same_text(v->str(), e.children[1]->value.str()) == (e.ops[0] == CmpOp::Eq);
+      }
   if (e.ops.size() == 1 && e.children[1]->kind == ExprKind::Const) {  // message.role == 'user'
     const Value& right = e.children[1]->value;
     CmpOp op = e.ops[0];
-    // A dict entry of a variable against a string, the commonest test of chat templates (DeepSeek
-    // V3's has six a message): read without operand()'s and stored()'s walk; anything else (not a
-    // dict, no such key) takes the general path below.
     const Expr& l = *e.children[0];
-    if ((op == CmpOp::Eq || op == CmpOp::Ne) && right.is_string() && l.children.size() >= 1 &&
-        l.children[0]->kind == ExprKind::Name) {
-      std::string_view key;
-      bool keyed = false;
-      if (l.kind == ExprKind::Getitem && l.children[1]->kind == ExprKind::Const && l.children[1]->value.is_string()) {
-        key = l.children[1]->value.str();
-        keyed = true;
-      } else if (l.kind == ExprKind::Getattr && l.op && l.loop_attr == LoopAttr::Other) {  // a dict's key first
-        key = l.attr;
-        keyed = true;
-      }
-      if (keyed)
-        if (const Value* base = frame.find(l.children[0]->name); base && base->is_dict())
-          if (const Value* v = base->dict().find(key); v && v->is_string()) {
-            at(e.loc);
-            return same_text(v->str(), right.str()) == (op == CmpOp::Eq);
-          }
-    }
     // loop.index0 == 0, loop.index > 1: the position against an integer, without a Value.
     if (right.is_int() && op != CmpOp::In && op != CmpOp::NotIn && l.kind == ExprKind::Getattr && l.op &&
         l.loop_attr >= LoopAttr::Index && l.loop_attr <= LoopAttr::Revindex0 && l.children[0]->kind == ExprKind::Name)
