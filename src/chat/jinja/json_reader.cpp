@@ -665,10 +665,16 @@ class Reader {
   // The 16 bytes at p as a bit mask: set where a byte ends a plain run.
   static unsigned special_bytes(const char* p) {
     __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
-    // As signed bytes, controls and non-ASCII bytes are both below 0x20.
-    __m128i special =
-        _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('"')), _mm_cmpeq_epi8(v, _mm_set1_epi8('\\'))),
-                     _mm_cmplt_epi8(v, _mm_set1_epi8(0x20)));
+    // As signed bytes, controls and non-ASCII bytes are both below 0x20, and with bit 1 flipped
+    // they stay there while '"' becomes ' ' (no other byte goes below 0x21): so (v ^ 2) - 0x21,
+    // saturated, is negative (its sign bit set) just for them and '"'. Three instructions fewer
+    // than three compares: no compare for the sign, no inverted greater-than.
+    // Performance note (as after_member's): Llama 3.1's read 12.09k -> 11.58k (compact 10.16k ->
+    // 9.65k), Qwen3's 14.40k -> 13.89k; skip_value alone 3.96k -> 3.77k. Tried and dropped: the
+    // three constants made opaque once at skip_value's start (an empty asm), to keep GCC from
+    // loading them again at every string: it kept them on the stack and loaded them anyway (-39).
+    __m128i quote_or_control = _mm_subs_epi8(_mm_xor_si128(v, _mm_set1_epi8(2)), _mm_set1_epi8(0x21));
+    __m128i special = _mm_or_si128(quote_or_control, _mm_cmpeq_epi8(v, _mm_set1_epi8('\\')));
     return static_cast<unsigned>(_mm_movemask_epi8(special));
   }
 #endif
