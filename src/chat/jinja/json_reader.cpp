@@ -5,7 +5,7 @@
 // instructions), then each list and dict became a vector and an object of its own, freed one by
 // one after the render (~22k). Reading straight into Values, with the containers and unescaped
 // strings in one ValueArena and every other string a view of the request text, cost ~24k (19k
-// for the same request without whitespace); now ~17k (14k):
+// for the same request without whitespace); ~17k (14k), now ~13.7k (11.6k):
 // - members in raw slots, moved once into the arena, each container and its members in one
 //   piece of it, no destructor pass over the slots (was a vector, moved out and resized): ~-2.5k;
 // - strings read in the container's frame; plain ones scanned inline, 16 bytes at a time with
@@ -16,6 +16,12 @@
 //   reloaded after every store of a Value, which may alias them): ~-0.8k;
 // - escapes decoded through a raw cursor (was std::string appends): ~-0.3k;
 // - one reader path: a read without an arena copies out of an arena of its own: ~-0.2k.
+// - after a member, pretty JSON's ",\n" and indentation, compact JSON's ',' and the closing bracket
+//   inline, and ": " or ':' after a key (after_member, past_colon; skip_value likewise): ~-1.2k;
+// - escapes decoded in locals, runs between them copied 16 bytes at a time, the one-byte escapes
+//   from a table, read on from the first escape (not from the string's start): ~-0.7k;
+// - special_bytes with a saturating subtract for '"', controls and non-ASCII: ~-0.5k;
+// - string_at builds the Value, its first block apart (there borrowed() drops its 4 GiB test): ~-0.2k.
 // Tried and dropped: one whitespace skip for every place (compact -0.45k, pretty +0.3k); after ':'
 // one space skipped ahead of the usual test (pretty -0.2k, compact +0.5k); relocating members by
 // placement new and memcpy (GCC kept the constructions' stores: +0.5k). Outside this file,
@@ -320,7 +326,7 @@ class Reader {
   // The value at p (whitespace skipped) into the slot reserved at top; both move past it.
   void member(const char*& p, const char* end, Value*& top, int depth) {
     if (p != end && *p == '"') {
-      ::new (top) Value(Value::borrowed(string_at(p, end)));  // borrowed() copies what is over 4 GiB
+      string_at(p, end, top);
     } else {
       p_ = p;
       top_ = top;
@@ -334,7 +340,7 @@ class Reader {
   // member() for p before the end.
   void member_at(const char*& p, const char* end, Value*& top, int depth) {
     if (*p == '"') {
-      ::new (top) Value(Value::borrowed(string_at(p, end)));  // borrowed() copies what is over 4 GiB
+      string_at(p, end, top);
     } else {
       p_ = p;
       top_ = top;
@@ -390,7 +396,7 @@ class Reader {
       for (;;) {
         if (p == end || *p != '"') fail_expected_at(p, "a string key in an object");
         reserve(top, 2);
-        std::string_view k = string_at(p, end);
+        std::string_view k = string_at(p, end, top++);
         // An empty key's first and last bytes are its quotes in the text (an escaped key is never empty).
         const char* key = k.data();
         const char* last = key + k.size() - 1;
@@ -399,7 +405,6 @@ class Reader {
                                                  63);
         repeated_bits |= key_bits & bit;
         key_bits |= bit;
-        ::new (top++) Value(Value::borrowed(k));
         p = past_colon(p, end);
         if (kFiltered && !is_read(k)) {
           p = skip_value(p, depth);
@@ -705,30 +710,53 @@ class Reader {
 
   Value string() { return Value::borrowed(string_text()); }  // borrowed() copies what is over 4 GiB
 
+  // Performance note (as after_member's): Llama 3.1's read 11.58k -> 11.45k (compact 9.65k ->
+  // 9.52k), Qwen3's 13.89k -> 13.69k (11.84k -> 11.65k). string_at has to be always_inline: GCC
+  // stopped inlining it (+0.6k). Tried and dropped: countr_zero's int made unsigned before it is
+  // added to a pointer, to spare its sign extension (GCC extends it all the same).
   // The text of the string whose opening quote is at p, which moves past its closing quote: a
-  // view of the JSON text, or, with escapes, of its decoding in the arena.
-  std::string_view string_at(const char*& p, const char* end) {
+  // view of the JSON text, or, with escapes, of its decoding in the arena; also built as a Value
+  // at slot (borrowed() copies what is over 4 GiB).
+  [[gnu::always_inline]] std::string_view string_at(const char*& p, const char* end, Value* slot) {
     const char* start = p + 1;
 #ifdef __SSE2__
-    // Plain strings (nearly all) inline; most, keys above all, are in one block.
-    for (const char* q = start; end - q >= 16; q += 16) {
-      if (unsigned m = special_bytes(q)) {
-        q += std::countr_zero(m);
+    // Plain strings (nearly all) inline; most, keys above all, end in their first block, which is
+    // read apart: there the size is known to be below 32, and borrowed() drops its test.
+    if (end - start >= 16) {
+      if (unsigned m = special_bytes(start)) {
+        const char* q = start + std::countr_zero(m);
         if (*q == '"') {
           p = q + 1;
-          return {start, static_cast<std::size_t>(q - start)};
+          std::string_view text(start, static_cast<unsigned>(std::countr_zero(m)));
+          ::new (slot) Value(Value::borrowed(text));
+          return text;
         }
-        // An escape, a non-ASCII or a control character: read on from there (not from the start).
-        p_ = q;
-        std::string_view text = special_string_text(start);
-        p = p_;
-        return text;
+        return special_string_at(p, start, q, slot);
+      }
+      for (const char* q = start + 16; end - q >= 16; q += 16) {
+        if (unsigned m = special_bytes(q)) {
+          q += std::countr_zero(m);
+          if (*q != '"') return special_string_at(p, start, q, slot);
+          p = q + 1;
+          std::string_view text(start, static_cast<std::size_t>(q - start));
+          ::new (slot) Value(Value::borrowed(text));
+          return text;
+        }
       }
     }
 #endif
     p_ = p;
     std::string_view text = string_text();
     p = p_;
+    ::new (slot) Value(Value::borrowed(text));
+    return text;
+  }
+  // string_at from q, an escape, a non-ASCII or a control character (not from the start).
+  std::string_view special_string_at(const char*& p, const char* start, const char* q, Value* slot) {
+    p_ = q;
+    std::string_view text = special_string_text(start);
+    p = p_;
+    ::new (slot) Value(Value::borrowed(text));
     return text;
   }
 
