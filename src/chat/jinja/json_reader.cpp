@@ -387,7 +387,8 @@ class Reader {
     auto first = top - slots_;
     // One bit per key from its size and first and last bytes: no bit set twice proves the keys
     // distinct, which spares the dict its pairwise duplicate check (a quarter of reading a chat
-    // request's objects).
+    // request's objects). (Tried and dropped: a bool set on a branch when a bit repeats, instead
+    // of repeated_bits, which GCC keeps on the stack: Llama 3.1's read 11.45k -> 11.48k.)
     std::uint64_t key_bits = 0;
     std::uint64_t repeated_bits = 0;
     if (p != end && *p == '}') {
