@@ -5,7 +5,7 @@
 // instructions), then each list and dict became a vector and an object of its own, freed one by
 // one after the render (~22k). Reading straight into Values, with the containers and unescaped
 // strings in one ValueArena and every other string a view of the request text, cost ~24k (19k
-// for the same request without whitespace); now ~17k (14k):
+// for the same request without whitespace); ~17k (14k), now ~13.7k (11.6k):
 // - members in raw slots, moved once into the arena, each container and its members in one
 //   piece of it, no destructor pass over the slots (was a vector, moved out and resized): ~-2.5k;
 // - strings read in the container's frame; plain ones scanned inline, 16 bytes at a time with
@@ -16,11 +16,18 @@
 //   reloaded after every store of a Value, which may alias them): ~-0.8k;
 // - escapes decoded through a raw cursor (was std::string appends): ~-0.3k;
 // - one reader path: a read without an arena copies out of an arena of its own: ~-0.2k.
+// - after a member, pretty JSON's ",\n" and indentation, compact JSON's ',' and the closing bracket
+//   inline, and ": " or ':' after a key (after_member, past_colon; skip_value likewise): ~-1.2k;
+// - escapes decoded in locals, runs between them copied 16 bytes at a time, the one-byte escapes
+//   from a table, read on from the first escape (not from the string's start): ~-0.7k;
+// - special_bytes with a saturating subtract for '"', controls and non-ASCII: ~-0.5k;
+// - string_at builds the Value, its first block apart (there borrowed() drops its 4 GiB test): ~-0.2k.
 // Tried and dropped: one whitespace skip for every place (compact -0.45k, pretty +0.3k); after ':'
 // one space skipped ahead of the usual test (pretty -0.2k, compact +0.5k); relocating members by
 // placement new and memcpy (GCC kept the constructions' stores: +0.5k). Outside this file,
 // DictObject's arena constructor inline for small dicts with distinct keys and
 // Value::borrowed(string_view) built in place saved ~0.6k more.
+#include <array>
 #include <bit>
 #include <charconv>
 #include <cmath>
@@ -239,6 +246,68 @@ class Reader {
     return static_cast<T*>(to);
   }
 
+  // Performance note (callgrind, a driver rendering bench/data/chat_six_messages_two_tools.json
+  // through apply_request 1000 times; read_json_members inclusive, per render): after_member,
+  // past_colon (with member_at) and skip_value's same paths took Llama 3.1's read 13.56k -> 12.73k
+  // (the compact request: 11.08k -> 10.80k) and Qwen3's, which builds the tools, 16.26k -> 15.08k
+  // (13.37k -> 13.03k). A pretty member's ",\n" and indentation cost ~40 instructions through
+  // another() (end tests, two skip_line_break calls, the key's test), now ~20; its ": " ~24, now
+  // ~12. Tried and dropped: only the ',' inline ahead of another(), the closing bracket left to
+  // it (compact +44: every object's last member paid both).
+  // After a member: another() with pretty JSON's ",\n" and indentation, compact JSON's ',' and the
+  // closing bracket read inline (not in the last 17 bytes of the text).
+  [[gnu::always_inline]] bool after_member(const char*& p, const char* end, char close, const char* expected) {
+    if (end - p >= 18) {
+      char c = *p;
+      if (c == ',') {
+        if (static_cast<unsigned char>(p[1]) > ' ') {
+          ++p;
+          return true;
+        }
+#ifdef __SSE2__
+        if (p[1] == '\n')
+          if (unsigned m = not_spaces(p + 2)) {
+            const char* q = p + 2 + std::countr_zero(m);
+            if (static_cast<unsigned char>(*q) > ' ') {
+              p = q;
+              return true;
+            }
+          }
+#endif
+        p = skip_line_break(p + 1, end);
+        return true;
+      }
+      if (c == close) {
+        ++p;
+        return false;
+      }
+#ifdef __SSE2__
+      if (c == '\n')
+        if (unsigned m = not_spaces(p + 1)) {
+          const char* q = p + 1 + std::countr_zero(m);
+          if (*q == close) {
+            p = q + 1;
+            return false;
+          }
+        }
+#endif
+    }
+    return another(p, end, close, expected);
+  }
+  // Past an object key's ':' and the whitespace around it, at the value (not the end: there the
+  // value's own error, as reading it fails): pretty JSON's ": " and compact JSON's ':' inline.
+  const char* past_colon(const char* p, const char* end) {
+    if (end - p >= 3 && *p == ':') {
+      if (static_cast<unsigned char>(p[1]) > ' ') return p + 1;
+      if (p[1] == ' ' && static_cast<unsigned char>(p[2]) > ' ') return p + 2;
+    }
+    p = skip_space(p, end);
+    if (p == end || *p != ':') fail_expected_at(p, "':' after an object key");
+    p = skip_space_after_colon(p + 1, end);
+    if (p == end) fail_expected_at(p, "a value");
+    return p;
+  }
+
   // After a member: true past a ',' (another member follows, whitespace skipped), false past the
   // closing bracket.
   bool another(const char*& p, const char* end, char close, const char* expected) {
@@ -257,7 +326,21 @@ class Reader {
   // The value at p (whitespace skipped) into the slot reserved at top; both move past it.
   void member(const char*& p, const char* end, Value*& top, int depth) {
     if (p != end && *p == '"') {
-      ::new (top) Value(Value::borrowed(string_at(p, end)));  // borrowed() copies what is over 4 GiB
+      string_at(p, end, top);
+    } else {
+      p_ = p;
+      top_ = top;
+      Value v = container_or_scalar(depth);  // may move the slots
+      p = p_;
+      top = top_;
+      ::new (top) Value(std::move(v));
+    }
+    ++top;
+  }
+  // member() for p before the end.
+  void member_at(const char*& p, const char* end, Value*& top, int depth) {
+    if (*p == '"') {
+      string_at(p, end, top);
     } else {
       p_ = p;
       top_ = top;
@@ -281,7 +364,7 @@ class Reader {
       for (;;) {
         reserve(top, 1);
         member(p, end, top, depth);
-        if (!another(p, end, ']', "',' or ']' in an array")) break;
+        if (!after_member(p, end, ']', "',' or ']' in an array")) break;
       }
     }
     p_ = p;
@@ -304,7 +387,8 @@ class Reader {
     auto first = top - slots_;
     // One bit per key from its size and first and last bytes: no bit set twice proves the keys
     // distinct, which spares the dict its pairwise duplicate check (a quarter of reading a chat
-    // request's objects).
+    // request's objects). (Tried and dropped: a bool set on a branch when a bit repeats, instead
+    // of repeated_bits, which GCC keeps on the stack: Llama 3.1's read 11.45k -> 11.48k.)
     std::uint64_t key_bits = 0;
     std::uint64_t repeated_bits = 0;
     if (p != end && *p == '}') {
@@ -313,7 +397,7 @@ class Reader {
       for (;;) {
         if (p == end || *p != '"') fail_expected_at(p, "a string key in an object");
         reserve(top, 2);
-        std::string_view k = string_at(p, end);
+        std::string_view k = string_at(p, end, top++);
         // An empty key's first and last bytes are its quotes in the text (an escaped key is never empty).
         const char* key = k.data();
         const char* last = key + k.size() - 1;
@@ -322,17 +406,14 @@ class Reader {
                                                  63);
         repeated_bits |= key_bits & bit;
         key_bits |= bit;
-        ::new (top++) Value(Value::borrowed(k));
-        p = skip_space(p, end);
-        if (p == end || *p != ':') fail_expected_at(p, "':' after an object key");
-        p = skip_space_after_colon(p + 1, end);
+        p = past_colon(p, end);
         if (kFiltered && !is_read(k)) {
           p = skip_value(p, depth);
           ::new (top++) Value();
         } else {
-          member(p, end, top, depth);
+          member_at(p, end, top, depth);
         }
-        if (!another(p, end, '}', "',' or '}' in an object")) break;
+        if (!after_member(p, end, '}', "',' or '}' in an object")) break;
       }
     }
     p_ = p;
@@ -414,10 +495,50 @@ class Reader {
     }
   after_value:
     if (open == 0) return p;
+    // As after_member: pretty JSON's ",\n" and indentation, compact JSON's ',' and the closing
+    // bracket inline.
+    if (end - p >= 18) {
+      const char close = static_cast<char>(']' | (objects & 1) << 5);  // '}' or ']'
+      if (*p == ',') {
+        if (static_cast<unsigned char>(p[1]) > ' ') {
+          ++p;
+          goto next;
+        }
+#ifdef __SSE2__
+        if (p[1] == '\n')
+          if (unsigned m = not_spaces(p + 2)) {
+            const char* q = p + 2 + std::countr_zero(m);
+            if (static_cast<unsigned char>(*q) > ' ') {
+              p = q;
+              goto next;
+            }
+          }
+#endif
+      } else if (*p == close) {
+        ++p;
+        objects >>= 1;
+        --open;
+        goto after_value;
+      }
+#ifdef __SSE2__
+      else if (*p == '\n') {
+        if (unsigned m = not_spaces(p + 1)) {
+          const char* q = p + 1 + std::countr_zero(m);
+          if (*q == close) {
+            p = q + 1;
+            objects >>= 1;
+            --open;
+            goto after_value;
+          }
+        }
+      }
+#endif
+    }
     p = skip_line_break(p, end);
     if (p == end) goto slow;
     if (*p == ',') {
       p = skip_line_break(p + 1, end);
+    next:
       if (objects & 1) goto key;
       goto value;
     }
@@ -429,9 +550,15 @@ class Reader {
   key:
     if (p == end || *p != '"') goto slow;
     p = skip_string(p, end);
-    if (end - p >= 3 && p[0] == ':' && p[1] == ' ' && static_cast<unsigned char>(p[2]) > ' ') {
-      p += 2;  // pretty JSON's ": "
-      goto value;
+    if (end - p >= 3 && *p == ':') {
+      if (static_cast<unsigned char>(p[1]) > ' ') {
+        ++p;  // compact JSON's ':'
+        goto value;
+      }
+      if (p[1] == ' ' && static_cast<unsigned char>(p[2]) > ' ') {
+        p += 2;  // pretty JSON's ": "
+        goto value;
+      }
     }
     p = skip_space(p, end);
     if (p == end || *p != ':') goto slow;
@@ -544,10 +671,16 @@ class Reader {
   // The 16 bytes at p as a bit mask: set where a byte ends a plain run.
   static unsigned special_bytes(const char* p) {
     __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
-    // As signed bytes, controls and non-ASCII bytes are both below 0x20.
-    __m128i special =
-        _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('"')), _mm_cmpeq_epi8(v, _mm_set1_epi8('\\'))),
-                     _mm_cmplt_epi8(v, _mm_set1_epi8(0x20)));
+    // As signed bytes, controls and non-ASCII bytes are both below 0x20, and with bit 1 flipped
+    // they stay there while '"' becomes ' ' (no other byte goes below 0x21): so (v ^ 2) - 0x21,
+    // saturated, is negative (its sign bit set) just for them and '"'. Three instructions fewer
+    // than three compares: no compare for the sign, no inverted greater-than.
+    // Performance note (as after_member's): Llama 3.1's read 12.09k -> 11.58k (compact 10.16k ->
+    // 9.65k), Qwen3's 14.40k -> 13.89k; skip_value alone 3.96k -> 3.77k. Tried and dropped: the
+    // three constants made opaque once at skip_value's start (an empty asm), to keep GCC from
+    // loading them again at every string: it kept them on the stack and loaded them anyway (-39).
+    __m128i quote_or_control = _mm_subs_epi8(_mm_xor_si128(v, _mm_set1_epi8(2)), _mm_set1_epi8(0x21));
+    __m128i special = _mm_or_si128(quote_or_control, _mm_cmpeq_epi8(v, _mm_set1_epi8('\\')));
     return static_cast<unsigned>(_mm_movemask_epi8(special));
   }
 #endif
@@ -578,24 +711,53 @@ class Reader {
 
   Value string() { return Value::borrowed(string_text()); }  // borrowed() copies what is over 4 GiB
 
+  // Performance note (as after_member's): Llama 3.1's read 11.58k -> 11.45k (compact 9.65k ->
+  // 9.52k), Qwen3's 13.89k -> 13.69k (11.84k -> 11.65k). string_at has to be always_inline: GCC
+  // stopped inlining it (+0.6k). Tried and dropped: countr_zero's int made unsigned before it is
+  // added to a pointer, to spare its sign extension (GCC extends it all the same).
   // The text of the string whose opening quote is at p, which moves past its closing quote: a
-  // view of the JSON text, or, with escapes, of its decoding in the arena.
-  std::string_view string_at(const char*& p, const char* end) {
+  // view of the JSON text, or, with escapes, of its decoding in the arena; also built as a Value
+  // at slot (borrowed() copies what is over 4 GiB).
+  [[gnu::always_inline]] std::string_view string_at(const char*& p, const char* end, Value* slot) {
     const char* start = p + 1;
 #ifdef __SSE2__
-    // Plain strings (nearly all) inline; most, keys above all, are in one block.
-    for (const char* q = start; end - q >= 16; q += 16) {
-      if (unsigned m = special_bytes(q)) {
-        q += std::countr_zero(m);
-        if (*q != '"') break;
-        p = q + 1;
-        return {start, static_cast<std::size_t>(q - start)};
+    // Plain strings (nearly all) inline; most, keys above all, end in their first block, which is
+    // read apart: there the size is known to be below 32, and borrowed() drops its test.
+    if (end - start >= 16) {
+      if (unsigned m = special_bytes(start)) {
+        const char* q = start + std::countr_zero(m);
+        if (*q == '"') {
+          p = q + 1;
+          std::string_view text(start, static_cast<unsigned>(std::countr_zero(m)));
+          ::new (slot) Value(Value::borrowed(text));
+          return text;
+        }
+        return special_string_at(p, start, q, slot);
+      }
+      for (const char* q = start + 16; end - q >= 16; q += 16) {
+        if (unsigned m = special_bytes(q)) {
+          q += std::countr_zero(m);
+          if (*q != '"') return special_string_at(p, start, q, slot);
+          p = q + 1;
+          std::string_view text(start, static_cast<std::size_t>(q - start));
+          ::new (slot) Value(Value::borrowed(text));
+          return text;
+        }
       }
     }
 #endif
     p_ = p;
     std::string_view text = string_text();
     p = p_;
+    ::new (slot) Value(Value::borrowed(text));
+    return text;
+  }
+  // string_at from q, an escape, a non-ASCII or a control character (not from the start).
+  std::string_view special_string_at(const char*& p, const char* start, const char* q, Value* slot) {
+    p_ = q;
+    std::string_view text = special_string_text(start);
+    p = p_;
+    ::new (slot) Value(Value::borrowed(text));
     return text;
   }
 
@@ -621,59 +783,112 @@ class Reader {
     }
   }
 
-  // Decodes into unescaped_, with room for 16 more bytes kept ahead of what is written (an
-  // escape writes at most four).
+  // Performance note (as after_member's): the three strings with escapes or non-ASCII text in
+  // bench/data/chat_six_messages_two_tools.json cost 1.58k instructions a render (string_text's
+  // scan again from the start, then p_ reloaded after every char stored), now 0.92k; Llama 3.1's
+  // read 12.73k -> 12.09k (compact 10.80k -> 10.16k), Qwen3's 15.08k -> 14.40k. Tried and
+  // dropped: the text before the first escape and the result copied in 16-byte blocks instead of
+  // by memcpy (the arena's pieces are whole blocks): +5.
+  // Decodes into unescaped_ from the escape at p_ (the text from start to p_ is plain), in locals:
+  // the cursor, the end and the output (a member reloads after every store of a char, which may
+  // alias it); p_ is set before anything that reads it (a failure, escape(), skip_utf8()). Runs
+  // between escapes are copied 16 bytes at a time, with room for 32 more bytes kept ahead of
+  // what is written (an escape writes at most four, a block 16).
   std::string_view escaped_string_text(const char* start) {
-    std::size_t n = static_cast<std::size_t>(p_ - start);
-    room(n + 16);
-    std::memcpy(unescaped_.data(), start, n);
+    const char* p = p_;
+    const char* const end = end_;
+    auto n = static_cast<std::size_t>(p - start);
+    room(n + 32);
+    char* base = unescaped_.data();
+    std::memcpy(base, start, n);
+    char* out = base + n;
+    char* limit = base + unescaped_.size();
+    // Keeps room for 32 bytes at out.
+    auto keep_room = [&] {
+      if (limit - out < 32) {
+        n = static_cast<std::size_t>(out - base);
+        room(n + 32);
+        base = unescaped_.data();
+        out = base + n;
+        limit = base + unescaped_.size();
+      }
+    };
     for (;;) {
-      if (p_ == end_) fail("unterminated string");
-      auto c = static_cast<unsigned char>(*p_);
-      if (c == '"') {
-        ++p_;
-        break;
+      // At '"', an escape, a control or non-ASCII character, or the end.
+      if (p == end) {
+        p_ = p;
+        fail("unterminated string");
       }
+#ifdef __SSE2__
+    special:  // from a block: before the end
+#endif
+      auto c = static_cast<unsigned char>(*p);
+      if (c == '"') break;
       if (c == '\\') {
-        n += escape(unescaped_.data() + n);
+        // The one-byte escapes inline; \u and what fails in escape().
+        if (end - p >= 2)
+          if (char decoded = kEscaped[static_cast<unsigned char>(p[1])]) {
+            *out++ = decoded;
+            p += 2;
+            goto plain;
+          }
+        p_ = p;
+        out += escape(out);
+        p = p_;
+      } else if (c < 0x20) {
+        p_ = p;
+        fail("control character in a string (it must be escaped)");
       } else {
-        if (c < 0x20) fail("control character in a string (it must be escaped)");
-        if (c >= 0x80) {
-          const char* from = p_;
-          skip_utf8();
-          while (from != p_) unescaped_[n++] = *from++;
-        }
-        n = copy_plain(n);
+        p_ = p;
+        skip_utf8();
+        while (p != p_) *out++ = *p++;
       }
-      room(n + 16);
+    plain:
+      keep_room();
+#ifdef __SSE2__
+      while (end - p >= 16) {
+        _mm_storeu_si128(reinterpret_cast<__m128i*>(out), _mm_loadu_si128(reinterpret_cast<const __m128i*>(p)));
+        if (unsigned m = special_bytes(p)) {
+          p += std::countr_zero(m);
+          out += std::countr_zero(m);
+          goto special;
+        }
+        p += 16;
+        out += 16;
+        keep_room();
+      }
+#endif
+      // The rest byte by byte (with SSE2, fewer than 16 bytes: room for all of them).
+      while (p != end && *p != '"' && *p != '\\' && static_cast<unsigned char>(*p) >= 0x20 &&
+             static_cast<unsigned char>(*p) < 0x80) {
+#ifndef __SSE2__
+        keep_room();
+#endif
+        *out++ = *p++;
+      }
     }
+    p_ = p + 1;
+    n = static_cast<std::size_t>(out - base);
     auto* chars = static_cast<char*>(arena_.allocate(n));
-    std::memcpy(chars, unescaped_.data(), n);
+    std::memcpy(chars, base, n);
     return {chars, n};
   }
   void room(std::size_t size) {
     if (unescaped_.size() < size) unescaped_.resize(std::max(size, 2 * unescaped_.size()));
   }
-  // Copies the plain run at p_ to unescaped_ at n (room for 16 bytes there): the new n.
-  std::size_t copy_plain(std::size_t n) {
-#ifdef __SSE2__
-    for (; end_ - p_ >= 16; p_ += 16, n += 16) {
-      _mm_storeu_si128(reinterpret_cast<__m128i*>(unescaped_.data() + n),
-                       _mm_loadu_si128(reinterpret_cast<const __m128i*>(p_)));
-      if (unsigned m = special_bytes(p_)) {
-        p_ += std::countr_zero(m);
-        return n + static_cast<std::size_t>(std::countr_zero(m));
-      }
-      room(n + 32);
-    }
-#endif
-    const char* from = p_;
-    skip_plain();
-    auto k = static_cast<std::size_t>(p_ - from);
-    room(n + k + 16);
-    std::memcpy(unescaped_.data() + n, from, k);
-    return n + k;
-  }
+  // The byte each one-byte escape stands for (\b, \f, \n, \r, \t, \", \\, \/); 0 for the others.
+  static constexpr auto kEscaped = [] {
+    std::array<char, 256> t{};
+    t['"'] = '"';
+    t['\\'] = '\\';
+    t['/'] = '/';
+    t['b'] = '\b';
+    t['f'] = '\f';
+    t['n'] = '\n';
+    t['r'] = '\r';
+    t['t'] = '\t';
+    return t;
+  }();
 
   // The escape at p_, written at out (at most four bytes): how many bytes it wrote.
   [[gnu::always_inline]] std::size_t escape(char* out) {
