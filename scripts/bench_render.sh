@@ -35,12 +35,12 @@ for i, (a, b) in enumerate(zip(te, ref), 1):
                  + ("" if p is None else f": {p[at:at + 40]!r} vs {q[at:at + 40]!r}")
                  + (" (textedge printed no prompt)" if p is None else ""))
 for i, (a, b) in enumerate(zip(te, ref), 1):
-    print(f"{m} round {i}: render {a['render_us']:.1f} us vs Jinja2 {b['render_us']:.1f} us ({b['render_us'] / a['render_us']:.1f}x; "
+    print(f"{m} round {i}: render {a['render_us']:.2f} us vs Jinja2 {b['render_us']:.1f} us ({b['render_us'] / a['render_us']:.1f}x; "
           f"from built values {b['render_values_us']:.1f} us, {b['render_values_us'] / a['render_us']:.1f}x); "
           f"compile {a['compile_us']:.0f} us vs {b['compile_us']:.0f} us ({b['compile_us'] / a['compile_us']:.0f}x)")
 best = lambda rs, k: min(r[k] for r in rs)
 t, j, jv = best(te, "render_us"), best(ref, "render_us"), best(ref, "render_values_us")
-print(f"{m} best of {len(te)}: render {t:.1f} us vs Jinja2 {j:.1f} us ({j / t:.1f}x; from built values {jv:.1f} us, "
+print(f"{m} best of {len(te)}: render {t:.2f} us vs Jinja2 {j:.1f} us ({j / t:.1f}x; from built values {jv:.1f} us, "
       f"{jv / t:.1f}x); compile {best(te, 'compile_us'):.0f} us vs {best(ref, 'compile_us'):.0f} us "
       f"({best(ref, 'compile_us') / best(te, 'compile_us'):.0f}x); prompt {te[0]['bytes']} bytes, identical on both sides")
 PY
