@@ -235,13 +235,6 @@ const Value* DictObject::find(const Value& key) const noexcept {
   return nullptr;
 }
 
-const Value* DictObject::find(std::string_view key) const noexcept {
-  if (!index_.empty()) return find_indexed(key);
-  for (auto& e : entries_)
-    if (e.first.is_string() && same_text(e.first.str(), key)) return &e.second;
-  return nullptr;
-}
-
 const Value* DictObject::find_indexed(std::string_view key) const noexcept {
   std::size_t cap = index_.size();
   for (std::size_t h = std::hash<std::string_view>()(key) & (cap - 1); index_[h]; h = (h + 1) & (cap - 1)) {
