@@ -11,6 +11,7 @@
 #include <atomic>
 #include <cstdint>
 #include <cstring>
+#include <new>
 #include <span>
 #include <string>
 #include <string_view>
@@ -86,6 +87,10 @@ class Value {
     return s.size() > UINT32_MAX ? Value(std::string(s)) : Value(BorrowedChars{}, s.data(), static_cast<std::uint32_t>(s.size()));
   }
   static Value markup(std::string s);  // a string marked safe (Markup): escape leaves it alone
+  // A new empty string value for its creator to write (`text`) before any copy is made: a released
+  // string's object and buffer when this thread keeps one (a render builds and drops a string at
+  // each `set x = a + b`, which cost two allocations and two frees each), else a new one.
+  static Value spare_string(std::string*& text);
   static Value list(std::vector<Value> items, bool tuple = false);
   static Value dict(std::vector<std::pair<Value, Value>> items);  // later duplicates replace earlier
   Value(Type object_type, const Object* object) noexcept : type_(object_type) {
@@ -220,15 +225,13 @@ class Value {
   } u_;
 };
 
-// An empty string with room from this thread's spare buffers (those of released strings), or a
-// plain empty one: a render builds and drops a string at each `set x = a + b`, which cost a malloc
-// and a free each.
-std::string spare_string() noexcept;
-
 class StringObject final : public Object {
  public:
   StringObject(std::string s, bool markup) : value(std::move(s)), markup(markup) {}
-  ~StringObject() override;  // its buffer goes to the spare ones
+  // Released: kept whole, buffer and all, for Value::spare_string() while this thread has room
+  // (a destroying delete: the destructor runs only when it is not kept).
+  static void operator delete(StringObject* p, std::destroying_delete_t) noexcept;
+  static void operator delete(void* p, std::size_t size) noexcept { free_object(p, size); }
   std::string value;
   bool markup;
 };
