@@ -92,6 +92,19 @@ inline LoopAttr loop_attr_named(std::string_view name) {
   return LoopAttr::Other;
 }
 
+// One operand of a `+` chain (render.cpp's add_chain), with the shape the renderer reads without
+// operand()'s walk: a constant string (text views it), a variable (name), `name['key']` or
+// `name.key` (name, key), the same with `| trim`, or anything else.
+struct SumOperand {
+  enum Kind : std::uint8_t { Text, Name, Key, TrimmedKey, Other };
+  Kind kind = Other;
+  NameId name = 0;
+  std::string_view text;  // Text: the constant; Key, TrimmedKey: the key
+  const Expr* expr = nullptr;  // the operand
+  const Expr* add = nullptr;   // the `+` whose right operand it is (nullptr for the first)
+};
+inline constexpr std::size_t kMaxSumOperands = 32;  // longer chains are added pairwise
+
 struct Expr {
   ExprKind kind;
   std::uint8_t op = 0;
@@ -103,7 +116,47 @@ struct Expr {
   std::vector<ExprPtr> children;
   std::vector<CmpOp> ops;  // Compare
   CallArgs call;           // Call, Filter, Test
+  // A Binary `+` that ends a chain as parsed (a + b + c): the operands left to right, so the
+  // renderer does not walk the left spine at each evaluation; empty for other nodes and for chains
+  // longer than kMaxSumOperands.
+  std::vector<SumOperand> sum;
 };
+
+// The operand `o` of a `+` chain, classified (SumOperand).
+inline SumOperand sum_operand(const Expr* o, const Expr* add) {
+  SumOperand r;
+  r.expr = o;
+  r.add = add;
+  if (o->kind == ExprKind::Const) {
+    if (o->value.is_string()) {
+      r.kind = SumOperand::Text;
+      r.text = o->value.str();
+    }
+    return r;
+  }
+  const Expr* k = o;
+  bool trimmed = false;
+  if (o->kind == ExprKind::Filter && o->op == kTrimFilter && o->children[0]) {
+    k = o->children[0].get();
+    trimmed = true;
+  }
+  if (o->kind == ExprKind::Name) {
+    r.kind = SumOperand::Name;
+    r.name = o->name;
+    return r;
+  }
+  if (k->children.empty() || k->children[0]->kind != ExprKind::Name) return r;
+  if (k->kind == ExprKind::Getitem && k->children[1]->kind == ExprKind::Const && k->children[1]->value.is_string()) {
+    r.text = k->children[1]->value.str();
+  } else if (k->kind == ExprKind::Getattr && k->op && k->loop_attr == LoopAttr::Other) {  // a dict's key first
+    r.text = k->attr;
+  } else {
+    return r;
+  }
+  r.kind = trimmed ? SumOperand::TrimmedKey : SumOperand::Key;
+  r.name = k->children[0]->name;
+  return r;
+}
 
 enum class StmtKind : std::uint8_t {
   Data,      // text

@@ -667,6 +667,20 @@ class Parser {
     return n;
   }
 
+  // The operands of the `+` chain ending at `e`, left to right (see Expr::sum): the left spine of
+  // `+` nodes, as the renderer walked it at each evaluation before.
+  static void flatten_sum(Expr& e) {
+    std::vector<SumOperand> sum;
+    const Expr* x = &e;
+    for (; x->kind == ExprKind::Binary && x->op == static_cast<std::uint8_t>(BinOp::Add); x = x->children[0].get()) {
+      if (sum.size() + 1 == kMaxSumOperands) return;
+      sum.push_back(sum_operand(x->children[1].get(), x));
+    }
+    sum.push_back(sum_operand(x, nullptr));
+    std::reverse(sum.begin(), sum.end());
+    e.sum = std::move(sum);
+  }
+
   ExprPtr parse_math1() {
     Location l = loc();
     ExprPtr left = parse_concat();
@@ -675,6 +689,7 @@ class Parser {
       next();
       left = binary(op, std::move(left), parse_concat(), l);
     }
+    if (left->kind == ExprKind::Binary && left->op == static_cast<std::uint8_t>(BinOp::Add)) flatten_sum(*left);
     return left;
   }
 
