@@ -21,8 +21,7 @@ template <class OnMatch>
 void for_each_gpt2_match(std::string_view text, OnMatch&& on_match) {
   static const KnownPatternFinder known = known_pattern_finder(kGpt2Pattern);
   if (known) {
-    std::size_t begin = 0, end = 0;
-    for (std::size_t from = 0; from < text.size() && known(text, from, begin, end); from = end) on_match(begin, end);
+    for_each_known_match(known, text, on_match);
     return;
   }
   static const Regex regex(kGpt2Pattern);

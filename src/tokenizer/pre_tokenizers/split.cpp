@@ -52,8 +52,7 @@ class Split final : public PreTokenizer {
   void for_each_match(std::string_view text, OnMatch&& on_match) const {
     if (known_) {
       // A hand-written matcher for a common pattern; it never matches the empty string.
-      std::size_t begin = 0, end = 0;
-      for (std::size_t from = 0; from < text.size() && known_(text, from, begin, end); from = end) on_match(begin, end);
+      for_each_known_match(known_, text, on_match);
       return;
     }
     if (regex_) {

@@ -48,11 +48,20 @@ std::vector<std::pair<std::size_t, std::size_t>> regex_matches(const Regex& re, 
 
 std::vector<std::pair<std::size_t, std::size_t>> known_matches(KnownPatternFinder find, std::string_view text) {
   std::vector<std::pair<std::size_t, std::size_t>> out;
-  std::size_t from = 0, b, e;
-  while (find(text, from, b, e)) {
-    out.emplace_back(b, e);
-    if (e <= from) break;  // no progress: a bug, reported by the comparison
-    from = e;
+  for_each_known_match(find, text, [&](std::size_t b, std::size_t e) { out.emplace_back(b, e); });
+  return out;
+}
+
+// The matches asked for `capacity` at a time, as a caller with a smaller batch would.
+std::vector<std::pair<std::size_t, std::size_t>> known_matches_by(KnownPatternFinder find, std::string_view text,
+                                                                  std::size_t capacity) {
+  std::vector<std::pair<std::size_t, std::size_t>> out;
+  PatternMatch batch[3];
+  for (std::size_t from = 0;;) {
+    std::size_t n = find(text, from, batch, capacity);
+    for (std::size_t k = 0; k < n; ++k) out.emplace_back(batch[k].begin, batch[k].end);
+    if (n < capacity || batch[n - 1].end <= from) break;  // no progress: a bug, reported by the comparison
+    from = batch[n - 1].end;
   }
   return out;
 }
@@ -71,6 +80,25 @@ TEST(KnownPatterns, AgreeWithTheRegexOnRandomText) {
       auto expected = regex_matches(re, text);
       auto actual = known_matches(find, text);
       ASSERT_EQ(actual, expected) << "pattern " << pattern << "\ntext: " << testing::PrintToString(text);
+    }
+  }
+}
+
+// Texts of hundreds of matches: the batches' edges (64 a call) and batches of one to three.
+TEST(KnownPatterns, BatchesOfAnySizeGiveTheRegexMatches) {
+  std::mt19937 rng(11);
+  for (const char* pattern : kPatterns) {
+    KnownPatternFinder find = known_pattern_finder(pattern);
+    ASSERT_NE(find, nullptr) << pattern;
+    Regex re(pattern);
+    for (int round = 0; round < 40; ++round) {
+      std::string text;
+      std::size_t n = 200 + rng() % 1200;
+      for (std::size_t i = 0; i < n; ++i) text += alphabet()[rng() % alphabet().size()];
+      auto expected = regex_matches(re, text);
+      ASSERT_EQ(known_matches(find, text), expected) << "pattern " << pattern << "\ntext: " << testing::PrintToString(text);
+      for (std::size_t capacity : {1, 2, 3})
+        ASSERT_EQ(known_matches_by(find, text, capacity), expected) << "pattern " << pattern << ", batches of " << capacity;
     }
   }
 }
