@@ -22,11 +22,24 @@ void replace_literal(std::string& text, std::string_view literal, std::string_vi
   if (literal.size() == 1) {
     const void* first = std::memchr(text.data(), literal[0], text.size());
     if (first == nullptr) return;
-    // A plain loop: vectorised by the compiler (std::count is not: 3 instructions a byte).
-    const char* from = static_cast<const char*>(first);
+    // Counted 16 bytes at a time: a byte counter per lane, summed every 255 blocks (GCC 12 at -O2
+    // left the plain loop, and std::count, a byte at a time: ~2.7 instructions a byte; encode of
+    // bench2.txt, a warm pass: llama2 161.9M -> 159.2M instructions, gemma3 193.3M -> 191.8M;
+    // callgrind, 2026-12-05).
+    const char* p = static_cast<const char*>(first);
     const char* end = text.data() + text.size();
     char c = literal[0];
-    for (const char* p = from; p != end; ++p) count += *p == c;
+#ifdef __SSE2__
+    const __m128i wanted = _mm_set1_epi8(c);
+    while (end - p >= 16) {
+      __m128i lanes = _mm_setzero_si128();
+      for (int blocks = 0; blocks < 255 && end - p >= 16; ++blocks, p += 16)
+        lanes = _mm_sub_epi8(lanes, _mm_cmpeq_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)), wanted));
+      __m128i sums = _mm_sad_epu8(lanes, _mm_setzero_si128());
+      count += static_cast<std::size_t>(_mm_cvtsi128_si32(sums)) + static_cast<std::size_t>(_mm_extract_epi16(sums, 4));
+    }
+#endif
+    for (; p != end; ++p) count += *p == c;
   } else {
     for (std::size_t at = text.find(literal); at != std::string::npos; at = text.find(literal, at + literal.size())) ++count;
   }
