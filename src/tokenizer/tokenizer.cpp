@@ -150,7 +150,10 @@ std::shared_ptr<Tokenizer::Impl> build(const JsonDocument& doc, const std::strin
   if (!root.is_object()) root.fail("expected a tokenizer.json object");
 
   if (auto n = root.find("normalizer")) impl->normalizer = normalizer_from_json(*n);
-  if (auto p = root.find("pre_tokenizer")) impl->pre_tokenizer = pre_tokenizer_from_json(*p);
+  if (auto p = root.find("pre_tokenizer")) {
+    impl->pre_tokenizer = pre_tokenizer_from_json(*p);
+    impl->pieces_finder = impl->pre_tokenizer->pieces_finder();
+  }
 
   Json model = root.get("model");
   std::string type = model.find("type") ? std::string(model.get("type").str()) : (model.find("merges") ? "BPE" : "");
@@ -366,6 +369,26 @@ Tokenizer Tokenizer::load(const std::string& path) {
 }
 
 void Tokenizer::Impl::encode_normalized_piece(std::string_view piece, bool at_start, std::vector<TokenId>& ids) const {
+  if (pieces_finder) {
+    // The pre-tokenizer's pieces found here (Split, Isolated: the matches and the text between)
+    // and handed to the model a batch at a time, where its word cache's hit path is inline,
+    // instead of a call through the pre-tokenizer's sink each. Performance note (callgrind, a
+    // warm encode pass, 2026-12-05): bench2.txt llama3_1 164.3M -> 156.4M instructions, qwen3
+    // 196.0M -> 187.9M, gptoss 179.8M -> 172.2M; bench.txt's first 1 MB llama3_1 55.5M -> 50.6M.
+    // Half of it with the model called a word at a time from here (llama3_1 160.7M).
+    constexpr std::size_t kBatch = 64;
+    detail::PatternMatch batch[kBatch];
+    std::size_t previous = 0;
+    for (std::size_t from = 0; from < piece.size();) {
+      std::size_t n = pieces_finder(piece, from, batch, kBatch);
+      if (n == 0) break;
+      previous = model.encode_matches(piece, previous, batch, n, ids);
+      if (n < kBatch) break;
+      from = batch[kBatch - 1].end;
+    }
+    if (previous < piece.size()) model.encode_word(piece.substr(previous), ids);
+    return;
+  }
   auto to_model = [&](std::string_view word, bool) { model.encode_word(word, ids); };
   if (pre_tokenizer) pre_tokenizer->pre_tokenize(piece, at_start, to_model);
   else to_model(piece, at_start);

@@ -24,6 +24,7 @@ struct Tokenizer::Impl {
   detail::AddedVocabulary added;
   std::unique_ptr<detail::Normalizer> normalizer;
   std::unique_ptr<detail::PreTokenizer> pre_tokenizer;
+  detail::KnownPatternFinder pieces_finder = nullptr;  // pre_tokenizer's, when it has one
   detail::BpeModel model;
   std::unique_ptr<detail::PostProcessor> post_processor;
   std::unique_ptr<detail::Decoder> decoder;

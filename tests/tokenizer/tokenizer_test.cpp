@@ -179,6 +179,35 @@ TEST(TokenizerEncode, AddedTokensAreFoundWhateverTheirFirstBytes) {
   }
 }
 
+// A Split of a known pattern, Isolated, is run by the tokenizer itself (its pieces straight to
+// the model); with a second stage the pre-tokenizer runs it. Both must give the same ids: the
+// numbers pattern leaves text between its matches, the Qwen pattern matches everywhere, and the
+// texts run past the finder's batches of 64 matches. The merges join letters and digits across
+// the pieces' edges, so ids made from badly cut pieces differ.
+TEST(TokenizerEncode, PiecesFoundByTheTokenizerAreThePreTokenizersPieces) {
+  const std::string model = R"("model":{"type":"BPE","vocab":{"a":0,"b":1,"1":2,"2":3," ":4,"x":5,"ab":6,"a1":7,"12":8,"2 ":9,)"
+                            R"(" a":10,"1x":11},"merges":[["a","b"],["a","1"],["1","2"],["2"," "],[" ","a"],["1","x"]]})";
+  const std::string patterns[] = {R"(\\p{N}{1,3})",
+                                  R"((?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\\r\\n\\p{L}\\p{N}]?\\p{L}+|\\p{N}| ?[^\\s\\p{L}\\p{N}]+[\\r\\n]*|\\s*[\\r\\n]+|\\s+(?!\\S)|\\s+)"};
+  std::mt19937 rng(5);
+  for (const std::string& pattern : patterns) {
+    const std::string split = R"({"type":"Split","pattern":{"Regex":")" + pattern + R"("},"behavior":"Isolated","invert":false})";
+    Tokenizer direct = Tokenizer::from_json(R"({"pre_tokenizer":)" + split + "," + model + "}");
+    Tokenizer staged = Tokenizer::from_json(R"({"pre_tokenizer":{"type":"Sequence","pretokenizers":[)" + split +
+                                            R"(,{"type":"Split","pattern":{"String":"\u0001"},"behavior":"Isolated","invert":false}]},)" + model + "}");
+    Tokenizer whole = Tokenizer::from_json("{" + model + "}");
+    bool cut = false;
+    for (int round = 0; round < 300; ++round) {
+      std::string text;
+      for (std::size_t n = round < 200 ? rng() % 40 : 300 + rng() % 600; n-- > 0;) text += "ab12 x"[rng() % 6];
+      auto ids = direct.encode(text);
+      ASSERT_EQ(ids, staged.encode(text)) << pattern << "\ntext: " << text;
+      cut = cut || ids != whole.encode(text);
+    }
+    EXPECT_TRUE(cut) << pattern << ": no text was cut differently from the whole";
+  }
+}
+
 TEST(TokenizerDecode, OutOfRangeIdsAreSkippedAsTheReferenceDoes) {
   // Expected strings from Hugging Face tokenizers 0.23.2.
   auto llama2 = Tokenizer::load(model_path("llama2"));

@@ -1080,6 +1080,20 @@ bool BpeModel::may_split_after(char32_t c) const {
   return true;
 }
 
+std::size_t BpeModel::encode_matches(std::string_view text, std::size_t previous, const PatternMatch* matches,
+                                     std::size_t n, std::vector<TokenId>& out) const {
+  const char* s = text.data();
+  for (std::size_t k = 0; k < n; ++k) {
+    const PatternMatch m = matches[k];
+    if (m.begin > previous) encode_word(std::string_view(s + previous, m.begin - previous), out);
+    std::string_view word(s + m.begin, m.end - m.begin);
+    if (split_before_metaspace_) encode_word(word, out);
+    else if (!append_if_cached(word, out)) encode_segment(word, out, ignore_merges_);
+    previous = m.end;
+  }
+  return previous;
+}
+
 void BpeModel::encode_word(std::string_view word, std::vector<TokenId>& out) const {
   if (!split_before_metaspace_) {
     if (!append_if_cached(word, out)) encode_segment(word, out, ignore_merges_);

@@ -14,6 +14,7 @@
 #include "base/json_dom.hpp"
 #include "base/string_list.hpp"
 #include "textedge/tokenizer.hpp"
+#include "tokenizer/pre_tokenizers/known_patterns.hpp"
 
 namespace textedge::detail {
 
@@ -39,6 +40,10 @@ class BpeModel {
 
   // Appends the ids of `word` (non-empty) to `out`.
   void encode_word(std::string_view word, std::vector<TokenId>& out) const;
+  // The words of `text` a pre-tokenizer's finder matched (and the text between them, from
+  // `previous` on), encoded in order; returns the last match's end.
+  std::size_t encode_matches(std::string_view text, std::size_t previous, const PatternMatch* matches, std::size_t n,
+                             std::vector<TokenId>& out) const;
 
   // Largest model id + 1.
   std::size_t vocab_size() const { return tokens_.size(); }

@@ -12,6 +12,7 @@
 
 #include "base/function_ref.hpp"
 #include "base/json_dom.hpp"
+#include "tokenizer/pre_tokenizers/known_patterns.hpp"
 
 namespace textedge::detail {
 
@@ -32,6 +33,10 @@ class PreTokenizer {
   // True when every piece comes out unchanged and whole (ByteLevel without prefix space or
   // regex): a Sequence then skips the stage.
   virtual bool passes_through() const { return false; }
+  // A finder whose matches, and the text between them, are exactly this pre-tokenizer's pieces in
+  // order (Split with a known pattern, Isolated), or nullptr: the tokenizer then runs the finder
+  // itself and hands the pieces straight to the model.
+  virtual KnownPatternFinder pieces_finder() const { return nullptr; }
   virtual std::string describe() const = 0;
 };
 

@@ -22,6 +22,7 @@ class Sequence final : public PreTokenizer {
 
   bool is_byte_level() const override { return byte_level_; }
   bool passes_through() const override { return active_.empty(); }
+  KnownPatternFinder pieces_finder() const override { return active_.size() == 1 ? active_[0]->pieces_finder() : nullptr; }
 
   std::string describe() const override {
     std::string out = "Sequence[";

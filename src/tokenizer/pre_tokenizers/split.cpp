@@ -45,6 +45,7 @@ class Split final : public PreTokenizer {
     joiner.finish();
   }
 
+  KnownPatternFinder pieces_finder() const override { return behavior_ == SplitBehavior::kIsolated ? known_ : nullptr; }
   std::string describe() const override { return "Split"; }
 
  private:
