@@ -115,14 +115,25 @@ std::size_t AddedTokenMatcher::next_start(std::string_view text, std::size_t pos
     return at ? static_cast<std::size_t>(static_cast<const char*>(at) - s) : n;
   }
 #ifdef __SSE2__
-  if (start_count_ > 1) {
-    __m128i wanted[kFewStarts];
-    for (std::size_t k = 0; k < start_count_; ++k) wanted[k] = _mm_set1_epi8(static_cast<char>(start_bytes_[k]));
-    pos = skip_unflagged(text, pos, [&](__m128i v) {
+  // The count of start bytes a template argument: the compares unrolled, the bytes kept in
+  // registers (gemma3's five: a warm encode pass of bench2.txt, callgrind, 192.5M -> 190.8M).
+  auto skip = [&]<std::size_t kCount>() {
+    __m128i wanted[kCount];
+    for (std::size_t k = 0; k < kCount; ++k) wanted[k] = _mm_set1_epi8(static_cast<char>(start_bytes_[k]));
+    return skip_unflagged(text, pos, [&](__m128i v) {
       __m128i hit = _mm_cmpeq_epi8(v, wanted[0]);
-      for (std::size_t k = 1; k < start_count_; ++k) hit = _mm_or_si128(hit, _mm_cmpeq_epi8(v, wanted[k]));
+      for (std::size_t k = 1; k < kCount; ++k) hit = _mm_or_si128(hit, _mm_cmpeq_epi8(v, wanted[k]));
       return static_cast<unsigned>(_mm_movemask_epi8(hit));
     });
+  };
+  static_assert(kFewStarts == 6);
+  switch (start_count_) {
+    case 2: pos = skip.operator()<2>(); break;
+    case 3: pos = skip.operator()<3>(); break;
+    case 4: pos = skip.operator()<4>(); break;
+    case 5: pos = skip.operator()<5>(); break;
+    case 6: pos = skip.operator()<6>(); break;
+    default: break;
   }
 #endif
   while (pos < n && !starts_[static_cast<unsigned char>(s[pos])]) ++pos;
