@@ -376,16 +376,10 @@ void Tokenizer::Impl::encode_normalized_piece(std::string_view piece, bool at_st
     // warm encode pass, 2026-12-05): bench2.txt llama3_1 164.3M -> 156.4M instructions, qwen3
     // 196.0M -> 187.9M, gptoss 179.8M -> 172.2M; bench.txt's first 1 MB llama3_1 55.5M -> 50.6M.
     // Half of it with the model called a word at a time from here (llama3_1 160.7M).
-    constexpr std::size_t kBatch = 64;
-    detail::PatternMatch batch[kBatch];
     std::size_t previous = 0;
-    for (std::size_t from = 0; from < piece.size();) {
-      std::size_t n = pieces_finder(piece, from, batch, kBatch);
-      if (n == 0) break;
-      previous = model.encode_matches(piece, previous, batch, n, ids);
-      if (n < kBatch) break;
-      from = batch[kBatch - 1].end;
-    }
+    for_each_known_batch(pieces_finder, piece, [&](const detail::PatternMatch* matches, std::size_t n) {
+      previous = model.encode_matches(piece, previous, matches, n, ids);
+    });
     if (previous < piece.size()) model.encode_word(piece.substr(previous), ids);
     return;
   }

@@ -23,19 +23,27 @@ struct PatternMatch {
 // more. The same matches as Regex::find repeated, for patterns that never match the empty string.
 using KnownPatternFinder = std::size_t (*)(std::string_view text, std::size_t from, PatternMatch* out, std::size_t capacity);
 
-// Calls on_match(begin, end) for each match of `find` in `text`. Performance note: matches found
-// a batch at a time, not a call each: one call per 64 pieces instead of one per piece (llama3_1,
-// bench2.txt: see known_patterns.cpp).
-template <class OnMatch>
-void for_each_known_match(KnownPatternFinder find, std::string_view text, OnMatch&& on_match) {
+// Calls on_batch(matches, n) for the matches of `find` in `text`, in order, up to 64 at a time.
+// Performance note: matches found a batch at a time, not a call each (llama3_1, bench2.txt: see
+// known_patterns.cpp).
+template <class OnBatch>
+void for_each_known_batch(KnownPatternFinder find, std::string_view text, OnBatch&& on_batch) {
   constexpr std::size_t kBatch = 64;
   PatternMatch batch[kBatch];
   for (std::size_t from = 0; from < text.size();) {
     std::size_t n = find(text, from, batch, kBatch);
-    for (std::size_t k = 0; k < n; ++k) on_match(batch[k].begin, batch[k].end);
+    if (n > 0) on_batch(static_cast<const PatternMatch*>(batch), n);
     if (n < kBatch) return;
     from = batch[kBatch - 1].end;
   }
+}
+
+// Calls on_match(begin, end) for each match of `find` in `text`.
+template <class OnMatch>
+void for_each_known_match(KnownPatternFinder find, std::string_view text, OnMatch&& on_match) {
+  for_each_known_batch(find, text, [&](const PatternMatch* matches, std::size_t n) {
+    for (std::size_t k = 0; k < n; ++k) on_match(matches[k].begin, matches[k].end);
+  });
 }
 
 // The matcher for `pattern` (an Oniguruma pattern, byte for byte as in tokenizer.json), or
