@@ -38,7 +38,7 @@ enum class ExprKind : std::uint8_t {
   Binary,    // op, children[0], children[1]
   Concat,    // children (the ~ operator)
   Compare,   // children[0] then (ops[i], children[i+1]); op == kKeyEqualsText, attr the key
-  And,       // children[0], children[1]
+  And,       // children[0], children[1]; op == kKeyEqualsText when children[0] is such a Compare
   Or,        // children[0], children[1]
   CondExpr,  // children: test, then, else (else may be nullptr)
 };

@@ -584,6 +584,8 @@ class Parser {
     ExprPtr left = parse_not();
     while (skip_name("and")) {
       auto n = make(ExprKind::And, l);
+      // `message['role'] == 'assistant' and ...`: marked for the renderer's condition().
+      if (left->kind == ExprKind::Compare && left->op == kKeyEqualsText) n->op = kKeyEqualsText;
       n->children.push_back(std::move(left));
       n->children.push_back(parse_not());
       left = std::move(n);

@@ -121,6 +121,7 @@ class Renderer {
   const Value& operand(const Expr& e, const Frame& frame, Value& scratch);
   bool truth(const Expr& e, const Frame& frame);
   bool compare(const Expr& e, const Frame& frame);
+  bool condition(const Expr& e, const Frame& frame);
   Value eval_call(const Expr& e, const Frame& frame);
   void eval_args(const CallArgs& call, const Frame& frame, Args& out);
   Value eval_filter(const Expr& e, const Frame& frame, const Value* input, bool tojson_to_output = false);
