@@ -37,7 +37,7 @@ enum class ExprKind : std::uint8_t {
   Not,       // children[0]
   Binary,    // op, children[0], children[1]
   Concat,    // children (the ~ operator)
-  Compare,   // children[0] then (ops[i], children[i+1]); op == kKeyEqualsText, attr the key
+  Compare,   // children[0] then (ops[i], children[i+1]); op: kKeyEqualsText (attr the key), kLoopPosition
   And,       // children[0], children[1]; op == kKeyEqualsText when children[0] is such a Compare
   Or,        // children[0], children[1]
   CondExpr,  // children: test, then, else (else may be nullptr)
@@ -53,6 +53,9 @@ enum TypeTest : std::uint8_t { kByName = 0, kIsNone, kIsDefined, kIsUndefined, k
 // Expr::op of a Compare `name[key] == 'text'` or `name.key != 'text'` (attr: the key), tested by
 // the renderer without re-reading the expression's shape.
 inline constexpr std::uint8_t kKeyEqualsText = 1;
+// Expr::op of a Compare of a loop's position with an integer (`loop.index0 == 0`, `loop.index > 1`;
+// not `in`): the renderer reads the position without a Value.
+inline constexpr std::uint8_t kLoopPosition = 2;
 
 enum class BinOp : std::uint8_t { Add, Sub, Mul, Div, FloorDiv, Mod, Pow };
 enum class CmpOp : std::uint8_t { Eq, Ne, Lt, Le, Gt, Ge, In, NotIn };

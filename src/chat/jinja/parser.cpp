@@ -639,7 +639,10 @@ class Parser {
       cmp->ops.push_back(op);
       cmp->children.push_back(parse_math1());
     }
-    if (cmp) mark_key_compare(*cmp);
+    if (cmp) {
+      mark_key_compare(*cmp);
+      mark_loop_position(*cmp);
+    }
     return cmp ? std::move(cmp) : std::move(e);
   }
 
@@ -659,6 +662,16 @@ class Parser {
       return;
     }
     cmp.op = kKeyEqualsText;
+  }
+
+  // loop.index0 == 0, loop.index > 1 (any name, the renderer checks it holds a loop): op kLoopPosition.
+  static void mark_loop_position(Expr& cmp) {
+    if (cmp.op || cmp.ops.size() != 1 || cmp.ops[0] == CmpOp::In || cmp.ops[0] == CmpOp::NotIn) return;
+    const Expr& l = *cmp.children[0];
+    const Expr& r = *cmp.children[1];
+    if (r.kind == ExprKind::Const && r.value.is_int() && l.kind == ExprKind::Getattr && l.op &&
+        l.loop_attr >= LoopAttr::Index && l.loop_attr <= LoopAttr::Revindex0 && l.children[0]->kind == ExprKind::Name)
+      cmp.op = kLoopPosition;
   }
 
   ExprPtr binary(BinOp op, ExprPtr a, ExprPtr b, Location l) {

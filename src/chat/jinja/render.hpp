@@ -122,6 +122,7 @@ class Renderer {
   bool truth(const Expr& e, const Frame& frame);
   bool compare(const Expr& e, const Frame& frame);
   bool condition(const Expr& e, const Frame& frame);
+  bool loop_position(const Expr& e, const Frame& frame, bool& r);
   Value eval_call(const Expr& e, const Frame& frame);
   void eval_args(const CallArgs& call, const Frame& frame, Args& out);
   Value eval_filter(const Expr& e, const Frame& frame, const Value* input, bool tojson_to_output = false);
