@@ -533,6 +533,21 @@ static bool compare_values(CmpOp op, const Value& left, const Value& right) {
     if (bool r; e.op == kLoopPosition && e.kind == ExprKind::Compare && loop_position(e, frame, r)) return r;
     return truth(e, frame);
   }
+  // `if ns.flag`, `if message.tool_calls` (op 1: a plain key) read in place, without truth()'s,
+  // operand()'s and stored()'s calls: per render DeepSeek V3 28.30k -> 27.92k, Qwen3 60.13k ->
+  // 59.70k, Llama 3.1 21.57k (none). A namespace alone: Qwen3 +0.08k (its dicts paid the checks).
+  if (e.kind == ExprKind::Getattr) {
+    if (e.children[0]->kind == ExprKind::Name)
+      if (const Value* base = frame.find(e.children[0]->name)) {
+        if (base->is_dict()) {  // no such key: undefined, false
+          const Value* v = base->dict().find(std::string_view(e.attr));
+          return v && v->truthy();
+        }
+        if (const auto* ns = as<NamespaceObject>(*base, ObjectKind::Namespace))
+          if (const Value* v = ns->find(e.attr)) return v->truthy();
+      }
+    return truth(e, frame);
+  }
   const Expr& c = e.kind == ExprKind::And ? *e.children[0] : e;
   if (c.kind == ExprKind::Compare)
     if (const Value* base = frame.find(c.children[0]->children[0]->name); base && base->is_dict())
