@@ -520,6 +520,21 @@ static bool compare_values(CmpOp op, const Value& left, const Value& right) {
   return false;
 }
 
+// `name['key']` or `name.key` (a plain key) of a variable holding a dict: the entry, in place;
+// nullptr for other shapes and values, or when there is no such key (stored() then decides).
+[[gnu::always_inline]] inline const Value* key_entry(const Expr& k, const Frame& frame) {
+  if (k.children.empty() || k.children[0]->kind != ExprKind::Name) return nullptr;
+  std::string_view key;
+  if (k.kind == ExprKind::Getitem && k.children[1]->kind == ExprKind::Const && k.children[1]->value.is_string())
+    key = k.children[1]->value.str();
+  else if (k.kind == ExprKind::Getattr && k.op)
+    key = k.attr;
+  else
+    return nullptr;
+  const Value* base = frame.find(k.children[0]->name);
+  return base && base->is_dict() ? base->dict().find(key) : nullptr;
+}
+
 // An if's condition: `name['key'] == 'text'` (kKeyEqualsText), alone or as the left of an `and`
 // (marked so too when parsed), decided here without truth()'s and compare()'s entries and exits;
 // anything else, or a key that is missing or not a string, goes to truth(). Callgrind per render
@@ -554,7 +569,19 @@ static bool compare_values(CmpOp op, const Value& left, const Value& right) {
       if (const Value* v = base->dict().find(std::string_view(c.attr)); v && v->is_string()) {
         at(c.loc);
         bool r = same_text(v->str(), c.children[1]->value.str()) == (c.ops[0] == CmpOp::Eq);
-        return &c == &e ? r : r && truth(*e.children[1], frame);
+        if (&c == &e || !r) return r;
+        // ... and message['content'] is none (or is not none): the entry's type, as eval_test()
+        // reads a stored value, without truth()'s, eval_test()'s and stored()'s calls: per render
+        // DeepSeek V3 27.92k -> 27.65k, Qwen3 59.70k -> 59.72k, Llama 3.1 21.57k (none).
+        const Expr& right = *e.children[1];
+        const Expr& t = right.kind == ExprKind::Not ? *right.children[0] : right;
+        if (t.kind == ExprKind::Test && t.op == kIsNone && t.call.empty())
+          if (const Value* held = key_entry(*t.children[0], frame)) {
+            at(t.loc);
+            step();
+            return held->is_none() != (&t != &right);
+          }
+        return truth(right, frame);
       }
   return truth(e, frame);
 }
