@@ -125,6 +125,21 @@ struct Expr {
   std::vector<SumOperand> sum;
 };
 
+// The key of `name['key']` or `name.key` (a plain key; not loop.index0 and the like), the
+// shape whose dict entry the renderer reads without stored()'s walk; false for anything else.
+inline bool key_of(const Expr& k, std::string_view& key) {
+  if (k.children.empty() || k.children[0]->kind != ExprKind::Name) return false;
+  if (k.kind == ExprKind::Getitem && k.children[1]->kind == ExprKind::Const && k.children[1]->value.is_string()) {
+    key = k.children[1]->value.str();
+    return true;
+  }
+  if (k.kind == ExprKind::Getattr && k.op && k.loop_attr == LoopAttr::Other) {  // a dict's key first
+    key = k.attr;
+    return true;
+  }
+  return false;
+}
+
 // The operand `o` of a `+` chain, classified (SumOperand).
 inline SumOperand sum_operand(const Expr* o, const Expr* add) {
   SumOperand r;
@@ -148,14 +163,7 @@ inline SumOperand sum_operand(const Expr* o, const Expr* add) {
     r.name = o->name;
     return r;
   }
-  if (k->children.empty() || k->children[0]->kind != ExprKind::Name) return r;
-  if (k->kind == ExprKind::Getitem && k->children[1]->kind == ExprKind::Const && k->children[1]->value.is_string()) {
-    r.text = k->children[1]->value.str();
-  } else if (k->kind == ExprKind::Getattr && k->op && k->loop_attr == LoopAttr::Other) {  // a dict's key first
-    r.text = k->attr;
-  } else {
-    return r;
-  }
+  if (!key_of(*k, r.text)) return r;
   r.kind = trimmed ? SumOperand::TrimmedKey : SumOperand::Key;
   r.name = k->children[0]->name;
   return r;

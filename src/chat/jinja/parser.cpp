@@ -649,18 +649,10 @@ class Parser {
   // message['role'] == 'user' (or message.role, or !=): op kKeyEqualsText, the key in attr.
   static void mark_key_compare(Expr& cmp) {
     if (cmp.ops.size() != 1 || (cmp.ops[0] != CmpOp::Eq && cmp.ops[0] != CmpOp::Ne)) return;
-    const Expr& l = *cmp.children[0];
     const Expr& r = *cmp.children[1];
-    if (r.kind != ExprKind::Const || !r.value.is_string() || l.children.empty() ||
-        l.children[0]->kind != ExprKind::Name)
-      return;
-    if (l.kind == ExprKind::Getitem && l.children[1]->kind == ExprKind::Const && l.children[1]->value.is_string()) {
-      cmp.attr = l.children[1]->value.str();
-    } else if (l.kind == ExprKind::Getattr && l.op && l.loop_attr == LoopAttr::Other) {  // a dict's key first
-      cmp.attr = l.attr;
-    } else {
-      return;
-    }
+    std::string_view key;
+    if (r.kind != ExprKind::Const || !r.value.is_string() || !key_of(*cmp.children[0], key)) return;
+    cmp.attr = key;
     cmp.op = kKeyEqualsText;
   }
 

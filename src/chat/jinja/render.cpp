@@ -523,14 +523,8 @@ static bool compare_values(CmpOp op, const Value& left, const Value& right) {
 // `name['key']` or `name.key` (a plain key) of a variable holding a dict: the entry, in place;
 // nullptr for other shapes and values, or when there is no such key (stored() then decides).
 [[gnu::always_inline]] inline const Value* key_entry(const Expr& k, const Frame& frame) {
-  if (k.children.empty() || k.children[0]->kind != ExprKind::Name) return nullptr;
   std::string_view key;
-  if (k.kind == ExprKind::Getitem && k.children[1]->kind == ExprKind::Const && k.children[1]->value.is_string())
-    key = k.children[1]->value.str();
-  else if (k.kind == ExprKind::Getattr && k.op)
-    key = k.attr;
-  else
-    return nullptr;
+  if (!key_of(k, key)) return nullptr;
   const Value* base = frame.find(k.children[0]->name);
   return base && base->is_dict() ? base->dict().find(key) : nullptr;
 }
