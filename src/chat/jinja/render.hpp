@@ -114,6 +114,8 @@ class Renderer {
   [[gnu::noinline]] bool emit_sum(const Expr& e, const Frame& frame);
   enum class Sum { TooLong, Text, Value };  // add_chain: not gathered; all text; the sum is a value
   Sum add_chain(const Expr& e, const Frame& frame, std::string& text, std::size_t mark, Value& sum);
+  [[gnu::noinline]] Sum add_walked(const Expr& e, const Frame& frame, std::string& text, std::size_t mark, Value& sum);
+  Sum add_operands(std::span<const SumOperand> ops, const Frame& frame, std::string& text, std::size_t mark, Value& sum);
   bool plain_text(const SumOperand& o, const Frame& frame, std::string_view& s);
   const Value* stored(const Expr& e, const Frame& frame);
   [[gnu::noinline]] const Value* stored_item(const Expr& e, const Frame& frame);
