@@ -98,7 +98,7 @@ std::string_view strip_whitespace_at_ends(std::string_view s);
 // character ends in one) is returned whole without strip()'s decoding: most message content is.
 // Per render (callgrind, apply_request, six messages and two tools): Llama 3.1 22.27k -> 21.97k
 // (six `message['content'] | trim`), DeepSeek V3 and Qwen3 unchanged (28.29k, 60.10k).
-inline std::string_view strip_whitespace(std::string_view s) {
+[[gnu::always_inline]] inline std::string_view strip_whitespace(std::string_view s) {
   auto printable = [](char c) { return static_cast<unsigned char>(c) - 0x21u < 0x5fu; };  // '!' to DEL
   if (s.empty() || (printable(s.front()) && printable(s.back()))) return s;
   return strip_whitespace_at_ends(s);
