@@ -205,11 +205,16 @@ Renderer::Flow Renderer::exec_stmt(const Stmt& s, const Ref<Frame>& frame) {
       const Stmt* x = &s;
       for (;;) {
         at(x->loc);
-        if (condition(*x->expr, *frame)) return exec(x->body, frame);
+        // A body of one statement runs without exec()'s loop (bodies and else bodies: per render
+        // Llama 3.1 21.27k -> 21.23k, DeepSeek V3 27.46k -> 27.28k, Qwen3 59.61k -> 58.97k).
+        if (condition(*x->expr, *frame))
+          return x->body.size() == 1 ? exec_stmt(*x->body[0], frame) : exec(x->body, frame);
         if (x->else_body.size() != 1 || x->else_body[0]->kind != StmtKind::If)
           // Most ifs have no else: no call for an empty body (DeepSeek V3's walk 19.72k -> 19.29k
           // instructions a render, Qwen3's 47.73k -> 47.55k, Llama 3.1's 12.37k -> 12.28k).
-          return x->else_body.empty() ? Flow::Normal : exec(x->else_body, frame);
+          return x->else_body.empty()       ? Flow::Normal
+                 : x->else_body.size() == 1 ? exec_stmt(*x->else_body[0], frame)
+                                            : exec(x->else_body, frame);
         x = x->else_body[0].get();
         step();
       }
