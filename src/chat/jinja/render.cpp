@@ -41,6 +41,12 @@
 // 10.95k, DeepSeek V3's 20.22k -> 18.62k, Qwen3's 48.10k -> 47.15k, from + chains flattened when
 // parsed (add_chain), no call for an empty else, a small dict's find inline and released strings
 // kept whole for the next chain (Value::spare_string). Notes beside each.
+// 2026-12-05 (faster-walk2; the same measure, whole renders with the read): Llama 3.1 22.22k ->
+// 21.23k, DeepSeek V3 30.03k -> 27.28k, Qwen3 60.78k -> 58.97k (walks -9.2%, -14.8%, -3.8%), from an
+// if's commonest conditions decided in exec_stmt (condition(): key comparisons, the loop's
+// position, `ns.flag`, `... and x['k'] is none`), namespace() without Args, trim of already
+// trimmed text returned whole, `{{ name }}` and `{{ a + b }}` with one call less, and one-statement
+// if bodies without exec(). Notes beside each; docs/performance.md lists what was dropped.
 // What is left is the walk itself, a switch per 200-byte node with names looked up in frames and
 // methods dispatched by name: the next step is a flat compiled form with names resolved to slots
 // and filters, tests and methods to enum values.
@@ -541,14 +547,15 @@ static bool compare_values(CmpOp op, const Value& left, const Value& right) {
   return base && base->is_dict() ? base->dict().find(key) : nullptr;
 }
 
-// An if's condition: `name['key'] == 'text'` (kKeyEqualsText), alone or as the left of an `and`
-// (marked so too when parsed), decided here without truth()'s and compare()'s entries and exits;
-// anything else, or a key that is missing or not a string, goes to truth(). Callgrind per render
+// An if's condition, its commonest shapes decided here without truth()'s and compare()'s entries
+// and exits (anything else goes to truth()): the loop's position (loop_position()), `ns.flag`, and
+// `name['key'] == 'text'` (kKeyEqualsText), alone or as the left of an `and` (marked so too when
+// parsed; a key that is missing or not a string goes to truth() as well). Callgrind per render
 // (apply_request, six messages and two tools): DeepSeek V3 29.56k -> 28.29k, Qwen3 60.21k ->
 // 60.10k, Llama 3.1 (none of these) 22.23k -> 22.27k. Tried and dropped: the same test in truth()
 // (DeepSeek V3 -0.31k, Llama 3.1 +0.05k: truth()'s frame grew), compare() split into that test and
 // an out-of-line rest (-0.11k; GCC kept the full prologue), the `and` recognised when rendered
-// instead of marked (Qwen3 +0.19k against the mark: every if paid the check).
+// instead of marked (Qwen3 +0.09k, Llama 3.1 +0.03k against the mark: every if paid the check).
 [[gnu::always_inline]] inline bool Renderer::condition(const Expr& e, const Frame& frame) {
   if (e.op != kKeyEqualsText) {
     if (bool r; e.op == kLoopPosition && e.kind == ExprKind::Compare && loop_position(e, frame, r)) return r;
