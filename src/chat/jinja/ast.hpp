@@ -37,8 +37,8 @@ enum class ExprKind : std::uint8_t {
   Not,       // children[0]
   Binary,    // op, children[0], children[1]
   Concat,    // children (the ~ operator)
-  Compare,   // children[0] then (ops[i], children[i+1]); op == kKeyEqualsText, attr the key
-  And,       // children[0], children[1]
+  Compare,   // children[0] then (ops[i], children[i+1]); op: kKeyEqualsText (attr the key), kLoopPosition
+  And,       // children[0], children[1]; op == kKeyEqualsText when children[0] is such a Compare
   Or,        // children[0], children[1]
   CondExpr,  // children: test, then, else (else may be nullptr)
 };
@@ -53,6 +53,9 @@ enum TypeTest : std::uint8_t { kByName = 0, kIsNone, kIsDefined, kIsUndefined, k
 // Expr::op of a Compare `name[key] == 'text'` or `name.key != 'text'` (attr: the key), tested by
 // the renderer without re-reading the expression's shape.
 inline constexpr std::uint8_t kKeyEqualsText = 1;
+// Expr::op of a Compare of a loop's position with an integer (`loop.index0 == 0`, `loop.index > 1`;
+// not `in`): the renderer reads the position without a Value.
+inline constexpr std::uint8_t kLoopPosition = 2;
 
 enum class BinOp : std::uint8_t { Add, Sub, Mul, Div, FloorDiv, Mod, Pow };
 enum class CmpOp : std::uint8_t { Eq, Ne, Lt, Le, Gt, Ge, In, NotIn };
@@ -122,6 +125,21 @@ struct Expr {
   std::vector<SumOperand> sum;
 };
 
+// The key of `name['key']` or `name.key` (a plain key; not loop.index0 and the like), the
+// shape whose dict entry the renderer reads without stored()'s walk; false for anything else.
+inline bool key_of(const Expr& k, std::string_view& key) {
+  if (k.children.empty() || k.children[0]->kind != ExprKind::Name) return false;
+  if (k.kind == ExprKind::Getitem && k.children[1]->kind == ExprKind::Const && k.children[1]->value.is_string()) {
+    key = k.children[1]->value.str();
+    return true;
+  }
+  if (k.kind == ExprKind::Getattr && k.op && k.loop_attr == LoopAttr::Other) {  // a dict's key first
+    key = k.attr;
+    return true;
+  }
+  return false;
+}
+
 // The operand `o` of a `+` chain, classified (SumOperand).
 inline SumOperand sum_operand(const Expr* o, const Expr* add) {
   SumOperand r;
@@ -145,14 +163,7 @@ inline SumOperand sum_operand(const Expr* o, const Expr* add) {
     r.name = o->name;
     return r;
   }
-  if (k->children.empty() || k->children[0]->kind != ExprKind::Name) return r;
-  if (k->kind == ExprKind::Getitem && k->children[1]->kind == ExprKind::Const && k->children[1]->value.is_string()) {
-    r.text = k->children[1]->value.str();
-  } else if (k->kind == ExprKind::Getattr && k->op && k->loop_attr == LoopAttr::Other) {  // a dict's key first
-    r.text = k->attr;
-  } else {
-    return r;
-  }
+  if (!key_of(*k, r.text)) return r;
   r.kind = trimmed ? SumOperand::TrimmedKey : SumOperand::Key;
   r.name = k->children[0]->name;
   return r;

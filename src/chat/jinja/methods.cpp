@@ -710,7 +710,7 @@ bool str_method(Renderer& r, const Value& self, std::string_view method_name, Ar
 
 }  // namespace
 
-std::string_view strip_whitespace(std::string_view s) { return strip(s, nullptr, true, true); }
+std::string_view strip_whitespace_at_ends(std::string_view s) { return strip(s, nullptr, true, true); }
 
 bool call_method(Renderer& r, const Value& self, std::string_view name, Args& args, Value& out) {
   if (is_unsafe_method(self, name))

@@ -584,6 +584,8 @@ class Parser {
     ExprPtr left = parse_not();
     while (skip_name("and")) {
       auto n = make(ExprKind::And, l);
+      // `message['role'] == 'assistant' and ...`: marked for the renderer's condition().
+      if (left->kind == ExprKind::Compare && left->op == kKeyEqualsText) n->op = kKeyEqualsText;
       n->children.push_back(std::move(left));
       n->children.push_back(parse_not());
       left = std::move(n);
@@ -637,26 +639,31 @@ class Parser {
       cmp->ops.push_back(op);
       cmp->children.push_back(parse_math1());
     }
-    if (cmp) mark_key_compare(*cmp);
+    if (cmp) {
+      mark_key_compare(*cmp);
+      mark_loop_position(*cmp);
+    }
     return cmp ? std::move(cmp) : std::move(e);
   }
 
   // message['role'] == 'user' (or message.role, or !=): op kKeyEqualsText, the key in attr.
   static void mark_key_compare(Expr& cmp) {
     if (cmp.ops.size() != 1 || (cmp.ops[0] != CmpOp::Eq && cmp.ops[0] != CmpOp::Ne)) return;
+    const Expr& r = *cmp.children[1];
+    std::string_view key;
+    if (r.kind != ExprKind::Const || !r.value.is_string() || !key_of(*cmp.children[0], key)) return;
+    cmp.attr = key;
+    cmp.op = kKeyEqualsText;
+  }
+
+  // loop.index0 == 0, loop.index > 1 (any name, the renderer checks it holds a loop): op kLoopPosition.
+  static void mark_loop_position(Expr& cmp) {
+    if (cmp.op || cmp.ops.size() != 1 || cmp.ops[0] == CmpOp::In || cmp.ops[0] == CmpOp::NotIn) return;
     const Expr& l = *cmp.children[0];
     const Expr& r = *cmp.children[1];
-    if (r.kind != ExprKind::Const || !r.value.is_string() || l.children.empty() ||
-        l.children[0]->kind != ExprKind::Name)
-      return;
-    if (l.kind == ExprKind::Getitem && l.children[1]->kind == ExprKind::Const && l.children[1]->value.is_string()) {
-      cmp.attr = l.children[1]->value.str();
-    } else if (l.kind == ExprKind::Getattr && l.op && l.loop_attr == LoopAttr::Other) {  // a dict's key first
-      cmp.attr = l.attr;
-    } else {
-      return;
-    }
-    cmp.op = kKeyEqualsText;
+    if (r.kind == ExprKind::Const && r.value.is_int() && l.kind == ExprKind::Getattr && l.op &&
+        l.loop_attr >= LoopAttr::Index && l.loop_attr <= LoopAttr::Revindex0 && l.children[0]->kind == ExprKind::Name)
+      cmp.op = kLoopPosition;
   }
 
   ExprPtr binary(BinOp op, ExprPtr a, ExprPtr b, Location l) {

@@ -41,6 +41,12 @@
 // 10.95k, DeepSeek V3's 20.22k -> 18.62k, Qwen3's 48.10k -> 47.15k, from + chains flattened when
 // parsed (add_chain), no call for an empty else, a small dict's find inline and released strings
 // kept whole for the next chain (Value::spare_string). Notes beside each.
+// 2026-12-05 (faster-walk2; the same measure, whole renders with the read): Llama 3.1 22.22k ->
+// 21.23k, DeepSeek V3 30.03k -> 27.28k, Qwen3 60.78k -> 58.97k (walks -9.2%, -14.8%, -3.8%), from an
+// if's commonest conditions decided in exec_stmt (condition(): key comparisons, the loop's
+// position, `ns.flag`, `... and x['k'] is none`), namespace() without Args, trim of already
+// trimmed text returned whole, `{{ name }}` and `{{ a + b }}` with one call less, and one-statement
+// if bodies without exec(). Notes beside each; docs/performance.md lists what was dropped.
 // What is left is the walk itself, a switch per 200-byte node with names looked up in frames and
 // methods dispatched by name: the next step is a flat compiled form with names resolved to slots
 // and filters, tests and methods to enum values.
@@ -177,6 +183,13 @@ Renderer::Flow Renderer::exec_stmt(const Stmt& s, const Ref<Frame>& frame) {
       if (s.expr->kind == ExprKind::Binary && s.expr->op == static_cast<std::uint8_t>(BinOp::Add) &&
           emit_sum(*s.expr, *frame))
         return Flow::Normal;
+      // {{ content }}: a variable's string without operand()'s walk: per render Llama 3.1 21.53k ->
+      // 21.27k, DeepSeek V3 27.50k -> 27.46k, Qwen3 59.59k -> 59.61k.
+      if (s.expr->kind == ExprKind::Name)
+        if (const Value* v = frame->find(s.expr->name); v && v->is_string()) {
+          emit(v->str());
+          return Flow::Normal;
+        }
       // {{ x | tojson }}: the JSON is written straight into the output, not into a string value first.
       if (s.expr->kind == ExprKind::Filter && s.expr->children[0] && same_text(s.expr->attr, "tojson")) {
         eval_filter(*s.expr, *frame, nullptr, true);
@@ -198,11 +211,16 @@ Renderer::Flow Renderer::exec_stmt(const Stmt& s, const Ref<Frame>& frame) {
       const Stmt* x = &s;
       for (;;) {
         at(x->loc);
-        if (truth(*x->expr, *frame)) return exec(x->body, frame);
+        // A body of one statement runs without exec()'s loop (bodies and else bodies: per render
+        // Llama 3.1 21.27k -> 21.23k, DeepSeek V3 27.46k -> 27.28k, Qwen3 59.61k -> 58.97k).
+        if (condition(*x->expr, *frame))
+          return x->body.size() == 1 ? exec_stmt(*x->body[0], frame) : exec(x->body, frame);
         if (x->else_body.size() != 1 || x->else_body[0]->kind != StmtKind::If)
           // Most ifs have no else: no call for an empty body (DeepSeek V3's walk 19.72k -> 19.29k
           // instructions a render, Qwen3's 47.73k -> 47.55k, Llama 3.1's 12.37k -> 12.28k).
-          return x->else_body.empty() ? Flow::Normal : exec(x->else_body, frame);
+          return x->else_body.empty()       ? Flow::Normal
+                 : x->else_body.size() == 1 ? exec_stmt(*x->else_body[0], frame)
+                                            : exec(x->else_body, frame);
         x = x->else_body[0].get();
         step();
       }
@@ -520,6 +538,94 @@ static bool compare_values(CmpOp op, const Value& left, const Value& right) {
   return false;
 }
 
+// `name['key']` or `name.key` (a plain key) of a variable holding a dict: the entry, in place;
+// nullptr for other shapes and values, or when there is no such key (stored() then decides).
+[[gnu::always_inline]] inline const Value* key_entry(const Expr& k, const Frame& frame) {
+  std::string_view key;
+  if (!key_of(k, key)) return nullptr;
+  const Value* base = frame.find(k.children[0]->name);
+  return base && base->is_dict() ? base->dict().find(key) : nullptr;
+}
+
+// An if's condition, its commonest shapes decided here without truth()'s and compare()'s entries
+// and exits (anything else goes to truth()): the loop's position (loop_position()), `ns.flag`, and
+// `name['key'] == 'text'` (kKeyEqualsText), alone or as the left of an `and` (marked so too when
+// parsed; a key that is missing or not a string goes to truth() as well). Callgrind per render
+// (apply_request, six messages and two tools): DeepSeek V3 29.56k -> 28.29k, Qwen3 60.21k ->
+// 60.10k, Llama 3.1 (none of these) 22.23k -> 22.27k. Tried and dropped: the same test in truth()
+// (DeepSeek V3 -0.31k, Llama 3.1 +0.05k: truth()'s frame grew), compare() split into that test and
+// an out-of-line rest (-0.11k; GCC kept the full prologue), the `and` recognised when rendered
+// instead of marked (Qwen3 +0.09k, Llama 3.1 +0.03k against the mark: every if paid the check).
+[[gnu::always_inline]] inline bool Renderer::condition(const Expr& e, const Frame& frame) {
+  if (e.op != kKeyEqualsText) {
+    if (bool r; e.op == kLoopPosition && e.kind == ExprKind::Compare && loop_position(e, frame, r)) return r;
+    return truth(e, frame);
+  }
+  // `if ns.flag`, `if message.tool_calls` (op 1: a plain key) read in place, without truth()'s,
+  // operand()'s and stored()'s calls: per render DeepSeek V3 28.30k -> 27.92k, Qwen3 60.13k ->
+  // 59.70k, Llama 3.1 21.57k (none). A namespace alone: Qwen3 +0.08k (its dicts paid the checks).
+  if (e.kind == ExprKind::Getattr) {
+    if (e.children[0]->kind == ExprKind::Name)
+      if (const Value* base = frame.find(e.children[0]->name)) {
+        if (base->is_dict()) {  // no such key: undefined, false
+          const Value* v = base->dict().find(std::string_view(e.attr));
+          return v && v->truthy();
+        }
+        if (const auto* ns = as<NamespaceObject>(*base, ObjectKind::Namespace))
+          if (const Value* v = ns->find(e.attr)) return v->truthy();
+      }
+    return truth(e, frame);
+  }
+  const Expr& c = e.kind == ExprKind::And ? *e.children[0] : e;
+  if (c.kind == ExprKind::Compare)
+    if (const Value* base = frame.find(c.children[0]->children[0]->name); base && base->is_dict())
+      if (const Value* v = base->dict().find(std::string_view(c.attr)); v && v->is_string()) {
+        at(c.loc);
+        bool r = same_text(v->str(), c.children[1]->value.str()) == (c.ops[0] == CmpOp::Eq);
+        if (&c == &e || !r) return r;
+        // ... and message['content'] is none (or is not none): the entry's type, as eval_test()
+        // reads a stored value, without truth()'s, eval_test()'s and stored()'s calls: per render
+        // DeepSeek V3 27.92k -> 27.65k, Qwen3 59.70k -> 59.72k, Llama 3.1 21.57k (none).
+        const Expr& right = *e.children[1];
+        const Expr& t = right.kind == ExprKind::Not ? *right.children[0] : right;
+        if (t.kind == ExprKind::Test && t.op == kIsNone && t.call.empty())
+          if (const Value* held = key_entry(*t.children[0], frame)) {
+            at(t.loc);
+            step();
+            return held->is_none() != (&t != &right);
+          }
+        return truth(right, frame);
+      }
+  return truth(e, frame);
+}
+
+// A kLoopPosition comparison into `r`; false (nothing done) when the name holds no loop. An if's
+// (condition()) skips truth() and compare(): per render Llama 3.1 (`if loop.index0 == 0` at each
+// message) 21.97k -> 21.57k, DeepSeek V3 28.29k -> 28.30k, Qwen3 60.10k -> 60.13k. Tested before
+// the key comparison instead of after it: DeepSeek V3 +0.08k, Qwen3 +0.06k.
+[[gnu::always_inline]] inline bool Renderer::loop_position(const Expr& e, const Frame& frame, bool& r) {
+  const Expr& l = *e.children[0];
+  const Value* base = frame.find(l.children[0]->name);
+  const auto* loop = base ? as<LoopObject>(*base, ObjectKind::Loop) : nullptr;
+  if (!loop) return false;
+  auto i = static_cast<std::int64_t>(loop->index0), n = static_cast<std::int64_t>(loop->items().size());
+  std::int64_t a = l.loop_attr == LoopAttr::Index    ? i + 1
+                   : l.loop_attr == LoopAttr::Index0 ? i
+                   : l.loop_attr == LoopAttr::Revindex ? n - i
+                                                        : n - i - 1;
+  std::int64_t b = e.children[1]->value.as_int();
+  at(e.loc);
+  switch (e.ops[0]) {
+    case CmpOp::Eq: r = a == b; break;
+    case CmpOp::Ne: r = a != b; break;
+    case CmpOp::Lt: r = a < b; break;
+    case CmpOp::Le: r = a <= b; break;
+    case CmpOp::Gt: r = a > b; break;
+    default: r = a >= b; break;  // Ge (In and NotIn are never marked)
+  }
+  return true;
+}
+
 bool Renderer::compare(const Expr& e, const Frame& frame) {
   // A dict entry of a variable against a string, the commonest test of chat templates (DeepSeek
   // V3's has six a message), its shape known when parsed: read without operand()'s and stored()'s
@@ -530,32 +636,9 @@ bool Renderer::compare(const Expr& e, const Frame& frame) {
         at(e.loc);
         return same_text(v->str(), e.children[1]->value.str()) == (e.ops[0] == CmpOp::Eq);
       }
+  // loop.index0 == 0, loop.index > 1: the position against an integer, without a Value.
+  if (bool r; e.op == kLoopPosition && loop_position(e, frame, r)) return r;
   if (e.ops.size() == 1 && e.children[1]->kind == ExprKind::Const) {  // message.role == 'user'
-    const Value& right = e.children[1]->value;
-    CmpOp op = e.ops[0];
-    const Expr& l = *e.children[0];
-    // loop.index0 == 0, loop.index > 1: the position against an integer, without a Value.
-    if (right.is_int() && op != CmpOp::In && op != CmpOp::NotIn && l.kind == ExprKind::Getattr && l.op &&
-        l.loop_attr >= LoopAttr::Index && l.loop_attr <= LoopAttr::Revindex0 && l.children[0]->kind == ExprKind::Name)
-      if (const Value* base = frame.find(l.children[0]->name))
-        if (const auto* loop = as<LoopObject>(*base, ObjectKind::Loop)) {
-          auto i = static_cast<std::int64_t>(loop->index0), n = static_cast<std::int64_t>(loop->items().size());
-          std::int64_t a = l.loop_attr == LoopAttr::Index    ? i + 1
-                           : l.loop_attr == LoopAttr::Index0 ? i
-                           : l.loop_attr == LoopAttr::Revindex ? n - i
-                                                                : n - i - 1;
-          std::int64_t b = right.as_int();
-          at(e.loc);
-          switch (op) {
-            case CmpOp::Eq: return a == b;
-            case CmpOp::Ne: return a != b;
-            case CmpOp::Lt: return a < b;
-            case CmpOp::Le: return a <= b;
-            case CmpOp::Gt: return a > b;
-            case CmpOp::Ge: return a >= b;
-            default: break;
-          }
-        }
     Value scratch;
     const Value& left = operand(*e.children[0], frame, scratch);
     at(e.loc);
@@ -587,7 +670,11 @@ bool Renderer::compare(const Expr& e, const Frame& frame) {
 // The sum straight into the output; false for chains too long to gather (nothing done).
 bool Renderer::emit_sum(const Expr& e, const Frame& frame) {
   Value sum;
-  Sum r = add_chain(e, frame, *out_, out_->size(), sum);
+  // add_chain()'s body here, one call less a `{{ 'text' + message['content'] }}`: per render
+  // DeepSeek V3 27.60k -> 27.50k, Qwen3 59.66k -> 59.59k, Llama 3.1 21.53k (none; +0.03k until
+  // strip_whitespace() was inlined by force, GCC having stopped inlining it into add_chain()).
+  Sum r = e.sum.empty() ? add_walked(e, frame, *out_, out_->size(), sum)
+                        : add_operands(e.sum, frame, *out_, out_->size(), sum);
   if (r == Sum::Value) {
     sum.append_str(*out_);
     if (out_->size() > limits_.max_output_bytes) check_size(out_->size());
@@ -630,18 +717,27 @@ bool Renderer::emit_sum(const Expr& e, const Frame& frame) {
 // resize's generic path and memset cost what the appends saved; templates mixing plain and other
 // operands paid the resize for one or two strings, up to +0.5k).
 Renderer::Sum Renderer::add_chain(const Expr& e, const Frame& frame, std::string& text, std::size_t mark, Value& sum) {
-  std::span<const SumOperand> ops = e.sum;
-  std::vector<SumOperand> walked;  // a node without Expr::sum (inside a chain too long for one)
-  if (ops.empty()) {
-    const Expr* x = &e;
-    for (; x->kind == ExprKind::Binary && x->op == static_cast<std::uint8_t>(BinOp::Add); x = x->children[0].get()) {
-      if (walked.size() + 1 == kMaxSumOperands) return Sum::TooLong;
-      walked.push_back(sum_operand(x->children[1].get(), x));
-    }
-    walked.push_back(sum_operand(x, nullptr));
-    std::reverse(walked.begin(), walked.end());
-    ops = walked;
+  if (e.sum.empty()) return add_walked(e, frame, text, mark, sum);
+  return add_operands(e.sum, frame, text, mark, sum);
+}
+
+// add_chain() of a node without Expr::sum (inside a chain too long for one); out of line, so that
+// add_chain()'s frame holds no vector: per render Llama 3.1 21.57k -> 21.53k, DeepSeek V3
+// 27.65k -> 27.60k, Qwen3 59.72k -> 59.66k.
+Renderer::Sum Renderer::add_walked(const Expr& e, const Frame& frame, std::string& text, std::size_t mark, Value& sum) {
+  std::vector<SumOperand> walked;
+  const Expr* x = &e;
+  for (; x->kind == ExprKind::Binary && x->op == static_cast<std::uint8_t>(BinOp::Add); x = x->children[0].get()) {
+    if (walked.size() + 1 == kMaxSumOperands) return Sum::TooLong;
+    walked.push_back(sum_operand(x->children[1].get(), x));
   }
+  walked.push_back(sum_operand(x, nullptr));
+  std::reverse(walked.begin(), walked.end());
+  return add_operands(walked, frame, text, mark, sum);
+}
+
+[[gnu::always_inline]] inline Renderer::Sum Renderer::add_operands(std::span<const SumOperand> ops, const Frame& frame,
+                                                                   std::string& text, std::size_t mark, Value& sum) {
   bool adding = false;
   const std::size_t n = ops.size();
   for (std::size_t k = 0; k < n; ++k) {
@@ -891,6 +987,20 @@ Value Renderer::eval_call(const Expr& e, const Frame& frame) {
     }
     Value f = get_attribute(obj, callee.attr);
     return call(f, args);
+  }
+  // namespace(a=.., b=..), the global (not shadowed): the attributes set as the keywords are
+  // evaluated, step for step as call_builtin() would, without Args' vector of keyword names (an
+  // allocation, and each name copied twice). Callgrind per render (apply_request,
+  // bench/data/chat_six_messages_two_tools.json): DeepSeek V3 30.03k -> 29.56k, Qwen3 60.78k ->
+  // 60.21k, Llama 3.1 (no namespace) 22.22k -> 22.23k.
+  if (callee.kind == ExprKind::Name && callee.name == kNamespace && e.call.args.empty() && !e.call.dyn_args &&
+      !e.call.dyn_kwargs && !frame.find(kNamespace)) {
+    auto* ns = new NamespaceObject();
+    Value v(Type::Object, ns);
+    for (auto& [k, x] : e.call.kwargs) ns->set(k, eval(*x, frame));
+    at(e.loc);
+    step();
+    return v;
   }
   Value f = eval(callee, frame);
   Args args;

@@ -114,6 +114,8 @@ class Renderer {
   [[gnu::noinline]] bool emit_sum(const Expr& e, const Frame& frame);
   enum class Sum { TooLong, Text, Value };  // add_chain: not gathered; all text; the sum is a value
   Sum add_chain(const Expr& e, const Frame& frame, std::string& text, std::size_t mark, Value& sum);
+  [[gnu::noinline]] Sum add_walked(const Expr& e, const Frame& frame, std::string& text, std::size_t mark, Value& sum);
+  Sum add_operands(std::span<const SumOperand> ops, const Frame& frame, std::string& text, std::size_t mark, Value& sum);
   bool plain_text(const SumOperand& o, const Frame& frame, std::string_view& s);
   const Value* stored(const Expr& e, const Frame& frame);
   [[gnu::noinline]] const Value* stored_item(const Expr& e, const Frame& frame);
@@ -121,6 +123,8 @@ class Renderer {
   const Value& operand(const Expr& e, const Frame& frame, Value& scratch);
   bool truth(const Expr& e, const Frame& frame);
   bool compare(const Expr& e, const Frame& frame);
+  bool condition(const Expr& e, const Frame& frame);
+  bool loop_position(const Expr& e, const Frame& frame, bool& r);
   Value eval_call(const Expr& e, const Frame& frame);
   void eval_args(const CallArgs& call, const Frame& frame, Args& out);
   Value eval_filter(const Expr& e, const Frame& frame, const Value* input, bool tojson_to_output = false);

@@ -93,7 +93,16 @@ bool call_test(Renderer& r, std::string_view name, const Value& input, Args& arg
 bool call_method(Renderer& r, const Value& self, std::string_view name, Args& args, Value& out);
 bool has_method(const Value& self, std::string_view name);
 // str.strip() without arguments (Python's whitespace), as the trim filter applies it.
-std::string_view strip_whitespace(std::string_view s);
+std::string_view strip_whitespace_at_ends(std::string_view s);
+// Text that starts and ends with a printable ASCII character (none is whitespace, and no longer
+// character ends in one) is returned whole without strip()'s decoding: most message content is.
+// Per render (callgrind, apply_request, six messages and two tools): Llama 3.1 22.27k -> 21.97k
+// (six `message['content'] | trim`), DeepSeek V3 and Qwen3 unchanged (28.29k, 60.10k).
+[[gnu::always_inline]] inline std::string_view strip_whitespace(std::string_view s) {
+  auto printable = [](char c) { return static_cast<unsigned char>(c) - 0x21u < 0x5fu; };  // '!' to DEL
+  if (s.empty() || (printable(s.front()) && printable(s.back()))) return s;
+  return strip_whitespace_at_ends(s);
+}
 bool is_unsafe_method(const Value& self, std::string_view name);  // mutating list/dict methods
 // A name that getattr resolves on a dict before its keys (a method or a dunder).
 bool names_dict_attribute(std::string_view name);
