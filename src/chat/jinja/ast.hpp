@@ -25,7 +25,7 @@ enum class ExprKind : std::uint8_t {
   List,      // children
   Tuple,     // children
   Dict,      // children: key, value, key, value...
-  Getattr,   // children[0], attr; op == 1 when attr names no dict method or dunder (a plain key)
+  Getattr,   // children[0], attr; op == kPlainKey when attr names no dict method or dunder
   Getitem,   // children[0], children[1]
   Slice,     // children: start, stop, step (nullptr when absent)
   Call,      // children[0] callee, args
@@ -53,6 +53,10 @@ enum TypeTest : std::uint8_t { kByName = 0, kIsNone, kIsDefined, kIsUndefined, k
 // Expr::op of a Compare `name[key] == 'text'` or `name.key != 'text'` (attr: the key), tested by
 // the renderer without re-reading the expression's shape.
 inline constexpr std::uint8_t kKeyEqualsText = 1;
+// Expr::op of a Getattr whose attr names no dict method or dunder: on a dict, a key first. The
+// same value as kKeyEqualsText, so that Renderer::condition() takes both shapes with one test.
+inline constexpr std::uint8_t kPlainKey = 1;
+static_assert(kPlainKey == kKeyEqualsText);
 // Expr::op of a Compare of a loop's position with an integer (`loop.index0 == 0`, `loop.index > 1`;
 // not `in`): the renderer reads the position without a Value.
 inline constexpr std::uint8_t kLoopPosition = 2;

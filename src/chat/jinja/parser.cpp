@@ -864,7 +864,7 @@ class Parser {
         auto n = make(ExprKind::Getattr, l);
         n->children.push_back(std::move(node));
         n->attr = cur().text;
-        n->op = !names_dict_attribute(n->attr);
+        n->op = names_dict_attribute(n->attr) ? 0 : kPlainKey;
         n->loop_attr = loop_attr_named(n->attr);
         next();
         return n;
