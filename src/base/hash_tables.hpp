@@ -10,7 +10,6 @@
 #include <algorithm>
 #include <bit>
 #include <cstdint>
-#include <sys/mman.h>
 
 #include <cstdlib>
 #include <cstring>
@@ -19,6 +18,8 @@
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include "base/large_blocks.hpp"
 
 namespace textedge::detail {
 
@@ -32,28 +33,7 @@ namespace textedge::detail {
 // resolved merges) on plain pages: first loads of llama3_1 178-446 -> 74-89 ms, gemma3 147-496 ->
 // 154-182 ms (five fresh processes each, alternating, 2026-12-03).
 template <class T>
-struct HugePageAllocator {
-  using value_type = T;
-  static constexpr std::size_t kHuge = std::size_t{2} << 20;
-  HugePageAllocator() = default;
-  template <class U>
-  HugePageAllocator(const HugePageAllocator<U>&) {}  // NOLINT(google-explicit-constructor)
-  T* allocate(std::size_t n) {
-    std::size_t bytes = n * sizeof(T);
-    if (bytes < kHuge) return static_cast<T*>(::operator new(bytes));
-    std::size_t rounded = (bytes + kHuge - 1) / kHuge * kHuge;
-    void* p = std::aligned_alloc(kHuge, rounded);
-    if (!p) throw std::bad_alloc();
-    madvise(p, rounded, MADV_HUGEPAGE);
-    return static_cast<T*>(p);
-  }
-  void deallocate(T* p, std::size_t n) {
-    if (n * sizeof(T) < kHuge) ::operator delete(p);
-    else std::free(p);
-  }
-  template <class U>
-  bool operator==(const HugePageAllocator<U>&) const { return true; }
-};
+using HugePageAllocator = LargeBlockAllocator<T, true>;
 template <class T>
 using HugeVector = std::vector<T, HugePageAllocator<T>>;
 
@@ -162,7 +142,7 @@ class BlockedFilter {
     std::uint64_t g = h ^ (h >> 32);
     return {static_cast<std::size_t>(h >> shift_), (std::uint64_t{1} << (g & 63)) | (std::uint64_t{1} << ((g >> 6) & 63))};
   }
-  std::vector<std::uint64_t> words_;
+  BlockVector<std::uint64_t> words_;
   unsigned shift_ = 63;
 };
 

@@ -274,13 +274,13 @@ BpeModel BpeModel::from_json(const Json& model, bool byte_level, const BpeLists*
     model.get("vocab").fail("token id " + std::to_string(max_id) + " lies too far beyond the " +
                             std::to_string(lists.vocab.size()) + " tokens (ids must stay dense)");
   std::size_t size = lists.vocab.empty() ? 0 : max_id + 1;
-  std::vector<std::string_view> tokens(size);
+  BlockVector<std::string_view> tokens(size);
   // The hashes of every merge's two sides, for resolving them below, made here in ranges by
   // whichever thread is done with its part first: the two parts differ by model (Llama 2's
   // token list took 0.39 ms against its table's 0.93, Llama 3.1's list with the raw bytes 4.9
   // against 3.8, timed inside a load).
   const auto& entries = lists.merges;
-  auto side_hashes = std::make_unique_for_overwrite<std::uint64_t[]>(2 * entries.size());
+  ScratchArray<std::uint64_t> side_hashes(2 * entries.size());
   WorkRanges hash_ranges(entries.size(), 8192);
   auto hash_sides = [&] {
     for (std::size_t begin, end; hash_ranges.next(begin, end);)
@@ -348,7 +348,7 @@ BpeModel BpeModel::from_json(const Json& model, bool byte_level, const BpeLists*
   struct Resolved {
     TokenId left, right, merged;
   };
-  std::vector<Resolved> resolved(entries.size());
+  BlockVector<Resolved> resolved(entries.size());
   // Characters before a U+2581 inside a merge result (see split_before_metaspace_).
   bool track_metaspace = !byte_level && !m.ignore_merges_ && m.continuing_subword_prefix_.empty() && m.end_of_word_suffix_.empty();
   struct Half {
@@ -494,7 +494,7 @@ BpeModel BpeModel::from_json(const Json& model, bool byte_level, const BpeLists*
   }
 
   m.set_split_after_ascii();  // after the merges: they name the characters never split after
-  std::vector<std::uint32_t> first_rank_with;
+  BlockVector<std::uint32_t> first_rank_with;
   // The merge table on this thread, the per-character tables on the other; then each takes
   // ranges of token ids for the byte-level cuts until none is left (their share differs by
   // model: DeepSeek V3's vocabulary, full of CJK, makes them as long as its merge table).
@@ -574,7 +574,7 @@ bool test_bit(const std::vector<std::uint64_t>& bits, std::uint32_t i) { return 
 // around it (the boundary flags of the cuts). Then c's bytes only ever merge among themselves,
 // as they would alone, and while they do (a pending merge ranks at most r) no merge T takes
 // part in could have been chosen: the merges made are the same, c's first.
-void BpeModel::prepare_character_tokens(const std::vector<std::uint32_t>& first_rank_with) {
+void BpeModel::prepare_character_tokens(const BlockVector<std::uint32_t>& first_rank_with) {
   char_tokens_.clear();
   if (!cut_words_ || first_rank_with.empty()) return;
   char_tokens_.assign(0x10000, kNoToken);

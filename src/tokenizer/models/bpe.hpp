@@ -144,8 +144,8 @@ class BpeModel {
   // Byte-level: BMP character -> the token it may start as (kNoToken: its bytes); see
   // prepare_character_tokens. Empty without the cut tables.
   static constexpr TokenId kNoToken = 0xFFFFFFFFu;
-  std::vector<TokenId> char_tokens_;
-  void prepare_character_tokens(const std::vector<std::uint32_t>& first_rank_with);
+  BlockVector<TokenId> char_tokens_;
+  void prepare_character_tokens(const BlockVector<std::uint32_t>& first_rank_with);
   // Where `word` may first be cut after `from` (npos: nowhere).
   std::size_t next_cut(std::string_view word, std::size_t from) const;
   std::string continuing_subword_prefix_;
@@ -161,7 +161,7 @@ class BpeModel {
   std::int64_t byte_ids_[256];          // byte-level: byte -> id of its alphabet character (-1: none)
   // Char mode without prefix/suffix: code point below U+10000 -> id of its one-character token
   // (-1: none). Saves a hash lookup per character (every SentencePiece word starts with U+2581).
-  std::vector<std::int32_t> bmp_ids_;
+  BlockVector<std::int32_t> bmp_ids_;
   std::int64_t byte_fallback_ids_[256]; // "<0xNN>" -> id (-1: none)
 };
 

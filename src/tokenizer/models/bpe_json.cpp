@@ -236,7 +236,7 @@ struct Reader {
   // Merges from an entry's start at p, each after a ',' and spaces, until the list's ']' (kClosed,
   // past it) or, when `stop` is set, until the entry that starts at `stop` (kAtStop).
   enum Entries { kFailed, kClosed, kAtStop };
-  Entries merge_entries(std::vector<BpeLists::Merge>& out, std::deque<std::string>& unescaped, const char* stop) {
+  Entries merge_entries(BlockVector<BpeLists::Merge>& out, std::deque<std::string>& unescaped, const char* stop) {
     for (;;) {
       BpeLists::Merge m;
       if (p < end && *p == '"') {
@@ -432,7 +432,7 @@ std::optional<std::string> read_bpe_lists(std::string_view text, BpeLists& lists
   const char* split = nullptr;
   Reader::Entries head_result = Reader::kFailed;  // the helper's part of the merges
   bool head_utf8 = true;
-  std::vector<BpeLists::Merge> tail;  // this thread's part
+  BlockVector<BpeLists::Merge> tail;  // this thread's part
   bool tail_utf8 = false;
   // Where the helper's reading of the vocabulary is, for the split point of the merges.
   std::atomic<const char*> vocab_progress{nullptr};

@@ -21,6 +21,7 @@
 
 namespace textedge::detail {
 
+// The load's temporaries: on BlockAllocator's blocks, kept for the next load (large_blocks.cpp).
 struct BpeLists {
   struct Token {
     std::string_view text;
@@ -32,13 +33,13 @@ struct BpeLists {
   // In rank order, as the two parts the reader's two threads read: joining them was a copy of
   // 5/8 of the list after both threads finished (Llama 3.1: 175k merges, 5.6 MB).
   struct MergeList {
-    std::vector<Merge> head, tail;
+    BlockVector<Merge> head, tail;
     std::size_t size() const { return head.size() + tail.size(); }
     const Merge& operator[](std::size_t rank) const { return rank < head.size() ? head[rank] : tail[rank - head.size()]; }
     void reserve(std::size_t n) { head.reserve(n); }
     void push_back(const Merge& m) { head.push_back(m); }
   };
-  std::vector<Token> vocab;  // in document order (a later duplicate wins)
+  BlockVector<Token> vocab;  // in document order (a later duplicate wins)
   MergeList merges;          // rank = position
   // Strings with escapes, unescaped (views point here; the others point into the text).
   std::deque<std::string> vocab_unescaped, merges_unescaped, merges_tail_unescaped;
