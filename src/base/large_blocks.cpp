@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <mutex>
 #include <thread>
+#include <cstdlib>
 
 namespace textedge::detail {
 
@@ -94,9 +95,29 @@ void release_old_blocks() {
   }
 }
 
+// glibc's malloc maps requests above its threshold (128 KiB at first) apart and gives back the
+// top of its heap above twice that at every free, until a large mapped block is freed: it then
+// takes that block's size as its threshold (up to 32 MiB). The tables and temporaries that
+// taught it so when they came from malloc now come from here, and without the lesson a
+// program's batch of encodes (bench2.txt: 870 id vectors of ~5.5 KB, freed together) had its
+// heap given back and faulted in again at every batch: Qwen3's encode 59-62 -> 42-45 MB/s
+// (14k -> 33k page faults in a run of 24 batches). One such free, made here once, gives malloc
+// the lesson the old frees gave it (their largest was 16 MiB).
+void tell_malloc_of_a_large_free() {
+#ifdef __GLIBC__
+  void* volatile block = std::malloc(std::size_t{16} << 20);  // volatile: not elided
+  std::free(block);
+#endif
+}
+
 }  // namespace
 
 void* map_large_block(std::size_t bytes, bool huge) {
+  static const bool told = [] {
+    tell_malloc_of_a_large_free();
+    return true;
+  }();
+  (void)told;
   {
     KeptBlocks& k = kept();
     std::lock_guard lock(k.mutex);
