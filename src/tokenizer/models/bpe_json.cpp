@@ -179,9 +179,33 @@ struct Reader {
   }
 
   // A token id: a JSON integer in [0, 2^31).
+  // Performance note (callgrind, loads): ids of up to 7 digits (all of the six models') read
+  // from one 8-byte load, its digits found and converted without a loop (the conversion as
+  // fast_float's parse_eight_digits): the digit loop had cost ~19 instructions a digit, 3.8% of
+  // Llama 2's load.
   bool id(std::uint32_t& out) {
     skip_space();
     const char* start = p;
+    if (end - p >= 8) {
+      constexpr std::uint64_t kOnes = 0x0101010101010101;
+      std::uint64_t x;
+      std::memcpy(&x, p, 8);
+      // A byte is zero for a digit ('0'-'9': high nibble 3, and 3 still after adding 6). A carry
+      // out of a byte >= 0xFA only disturbs the bytes after it: no digit that counts.
+      const std::uint64_t not_digit = ((x & (0xF0 * kOnes)) | (((x + 0x06 * kOnes) & (0xF0 * kOnes)) >> 4)) ^ (0x33 * kOnes);
+      if (not_digit) {
+        const int n = std::countr_zero(not_digit) / 8;  // digits (at most 7)
+        if (n == 0 || (*p == '0' && n > 1)) return false;
+        // The digits' values, the first in the lowest byte, moved up so that the bytes below
+        // them are leading zeros of an 8-digit number (the bytes after them borrow only upward).
+        std::uint64_t v = (x - 0x30 * kOnes) << (8 * (8 - n));
+        v = (v * 10) + (v >> 8);  // pairs
+        v = (((v & 0x000000FF000000FF) * (100 + (1000000ULL << 32))) + (((v >> 16) & 0x000000FF000000FF) * (1 + (10000ULL << 32)))) >> 32;
+        p += n;
+        out = static_cast<std::uint32_t>(v);
+        return true;
+      }
+    }
     std::uint64_t v = 0;
     while (p < end && *p >= '0' && *p <= '9' && p - start < 11) v = v * 10 + static_cast<std::uint64_t>(*p++ - '0');
     if (p == start || (*start == '0' && p - start > 1) || v > 0x7FFFFFFF) return false;
