@@ -168,10 +168,11 @@ void unmap_large_block(void* p, std::size_t bytes, bool huge) noexcept {
     evicted[evict++] = k.blocks[0];
     k.remove(0);
   }
+  const bool first = k.count == 0;  // else the releasing thread waits for an older block
   k.blocks[k.count++] = {p, bytes, huge, Clock::now()};
   k.bytes += bytes;
   lock.unlock();
-  k.kept_one.notify_one();
+  if (first) k.kept_one.notify_one();
   for (std::size_t i = 0; i < evict; ++i) munmap(evicted[i].p, evicted[i].bytes);
 }
 
