@@ -7,9 +7,9 @@
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
+#include <cstdlib>
 #include <mutex>
 #include <thread>
-#include <cstdlib>
 
 namespace textedge::detail {
 
@@ -19,8 +19,8 @@ namespace textedge::detail {
 // back and grew it again at every load, and each load faulted its memory in again: Qwen3 53-61
 // ms a load against 27-29 in the other processes (68k page faults against 17k for 20 loads;
 // 0.64-0.87 s of system time against 0.27). The tables mapped apart ended that mode for Qwen3,
-// but malloc then unmapped the temporaries of every load (its mmap threshold, 128 KiB, had been
-// raised by the tables' frees) and Gemma 3 went 81 -> 141 ms (6k more faults a load). Hence
+// but malloc then unmapped the temporaries of every load (its mmap threshold stayed at 128 KiB:
+// only the tables' frees had raised it) and Gemma 3 went 81 -> 141 ms (6k more faults a load). Hence
 // blocks of both kinds, kept when freed for the next load, as malloc keeps freed memory but in
 // every process: Qwen3 28-29 ms in every process, Gemma 3 69-71, gpt-oss 66-70 (was 72-82),
 // Llama 2 6.6-7.3, the others unchanged. First loads (fresh memory) are unchanged or faster:
