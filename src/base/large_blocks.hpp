@@ -74,6 +74,9 @@ class ScratchArray {
   ScratchArray& operator=(const ScratchArray&) = delete;
   T& operator[](std::size_t i) { return p_[i]; }
   const T& operator[](std::size_t i) const { return p_[i]; }
+  std::size_t size() const { return n_; }
+  const T* begin() const { return p_; }
+  const T* end() const { return p_ + n_; }
 
  private:
   std::size_t n_;
