@@ -263,6 +263,59 @@ TEST(BpeJson, SplitMergesReadAsTheDom) {
   }
 }
 
+// Once the helper is done with its part, it takes the back half of what this thread has left of
+// the merges (the handover; made certain here by this thread waiting for it): the three parts
+// must be the document's merges, in order, wherever the handover point falls; and a handover
+// point past the merges (in a list of strings after them) must be dropped, not read as merges.
+TEST(BpeJson, MergesHandedOverReadAsTheDom) {
+  struct Waiting {
+    Waiting() { wait_for_merges_handover_in_tests(true); }
+    ~Waiting() { wait_for_merges_handover_in_tests(false); }
+  } waiting;
+  std::mt19937 rng(23);
+  for (Layout layout : {kPairsOverLines, kStringLines}) {
+    std::string text = layout_text(layout, rng);
+    for (int pad = 0; pad < 64; pad += 8) {
+      text += std::string(8, ' ');  // moves the handover point over the lines of an entry
+      BpeLists lists;
+      ASSERT_TRUE(read_bpe_lists(text, lists).has_value()) << layout << " pad " << pad;
+      EXPECT_FALSE(lists.merges.rest.empty()) << layout << " pad " << pad;
+      ASSERT_TRUE(same_as_dom(text, lists)) << layout << " pad " << pad;
+      if (pad == 0) EXPECT_NO_THROW(Tokenizer::from_json(text, "large.json"));
+    }
+    // A list of strings one to a line after the merges (0.9 to 1.5 times their size): the
+    // halfway point of what this thread has left may lie in it, past the merges. Whether it does
+    // depends on the split, which follows the helper's progress; either way the lists must be
+    // the merges, not entries of the list after them.
+    for (int tenths : {9, 12, 15}) {
+      std::string trailing = text.substr(0, text.rfind("\n    ]"));
+      const std::size_t merges_size = trailing.size() - trailing.find("\"merges\"");
+      trailing += "\n    ],\n    \"notes\": [";
+      for (int i = 0; trailing.size() < text.size() + merges_size * tenths / 10; ++i)
+        trailing += std::string(i ? "," : "") + "\n      \"n" + std::to_string(i) + " x\"";
+      trailing += "\n    ]\n  }\n}\n";
+      BpeLists lists;
+      if (read_bpe_lists(trailing, lists).has_value()) EXPECT_TRUE(same_as_dom(trailing, lists)) << layout << " " << tenths;
+    }
+    // Corruptions in the part handed over, and just before it: read as the DOM reads, or refused.
+    for (int round = 0; round < 30; ++round) {
+      std::string bad = text;
+      const std::size_t merges_at = bad.find("\"merges\"");
+      std::size_t at = merges_at + (bad.size() - merges_at) * (5 + round % 4) / 8 + rng() % 2000;
+      bad[at] = "{}[]\":, \n\\\x80"[rng() % 12];
+      BpeLists corrupted;
+      bool read = read_bpe_lists(bad, corrupted).has_value();
+      simdjson::dom::parser parser;
+      if (parser.parse(bad).error()) {
+        EXPECT_FALSE(read) << layout << " round " << round;
+        EXPECT_THROW(Tokenizer::from_json(bad, "bad.json"), LoadError) << layout << " round " << round;
+      } else if (read) {
+        EXPECT_TRUE(same_as_dom(bad, corrupted)) << layout << " round " << round;
+      }
+    }
+  }
+}
+
 // Corrupted large files, most corruptions near the split point: what the reader reads must be
 // what the DOM reads; where the DOM refuses the text, loading it fails with a LoadError.
 TEST(BpeJson, CorruptedLargeFilesReadAsTheDomOrFail) {
