@@ -275,6 +275,10 @@ BpeModel BpeModel::from_json(const Json& model, bool byte_level, const BpeLists*
                             std::to_string(lists.vocab.size()) + " tokens (ids must stay dense)");
   std::size_t size = lists.vocab.empty() ? 0 : max_id + 1;
   BlockVector<std::string_view> tokens(size);
+  // Vocabularies of plain characters (no subword prefix or suffix): bmp_ids_ holds their ids.
+  const bool plain_characters = !byte_level && m.continuing_subword_prefix_.empty() && m.end_of_word_suffix_.empty();
+  // Characters before a U+2581 inside a merge result (see split_before_metaspace_).
+  const bool track_metaspace = plain_characters && !m.ignore_merges_;
   // The hashes of every merge's two sides, for resolving them below, made here in ranges by
   // whichever thread is done with its part first: the two parts differ by model (Llama 2's
   // token list took 0.39 ms against its table's 0.93, Llama 3.1's list with the raw bytes 4.9
@@ -319,6 +323,23 @@ BpeModel BpeModel::from_json(const Json& model, bool byte_level, const BpeLists*
           for (std::size_t id = 0; id < size; ++id)
             m.raw_bytes_.push_back(alphabet_to_bytes(tokens[id], raw) ? std::string_view(raw) : std::string_view());
         }
+        // The characters' ids and word splitting's tables here too, from the lists (a later
+        // duplicate wins, as in the vocabulary's table): they had been made after this phase,
+        // on the thread that then resolved merges later than the other (Llama 2: 0.7-0.8 ms
+        // of its 1.5 ms phase, timed inside loads).
+        if (plain_characters) {
+          m.bmp_ids_.assign(0x10000, -1);
+          for (const auto& t : lists.vocab) {
+            std::string_view token = t.text;
+            if (token.empty() || token.size() > 3 || static_cast<std::size_t>(utf8_length(static_cast<unsigned char>(token[0]))) != token.size()) continue;
+            std::size_t i = 0;
+            char32_t cp = next_code_point(token, i);
+            if (cp < 0x10000 && find_invalid_utf8(token) == std::string_view::npos) m.bmp_ids_[cp] = static_cast<std::int32_t>(t.id);
+          }
+          // "\u2581" is one BMP character: in the vocabulary exactly when it has an id here.
+          m.split_before_metaspace_ = track_metaspace && m.bmp_ids_[0x2581] >= 0;
+        }
+        m.prepare_word_splitting();  // reads the token list and bmp_ids_
         hash_sides();
       });
   std::fill(std::begin(m.byte_ids_), std::end(m.byte_ids_), -1);
@@ -337,6 +358,7 @@ BpeModel BpeModel::from_json(const Json& model, bool byte_level, const BpeLists*
     std::snprintf(name, sizeof name, "<0x%02X>", b);
     if (auto id = m.json_vocab_.find(name)) m.byte_fallback_ids_[b] = *id;
   }
+  m.finish_word_splitting();
   if (auto unk = model.find("unk_token")) {
     auto id = m.json_vocab_.find(unk->str());
     if (!id) unk->fail("unk_token \"" + std::string(unk->str()) + "\" is not in the vocabulary");
@@ -352,8 +374,6 @@ BpeModel BpeModel::from_json(const Json& model, bool byte_level, const BpeLists*
   // it was 0.12-0.16 ms of Llama 2's load on one thread between two parallel phases (timed
   // inside loads).
   ScratchArray<Resolved> resolved(entries.size());
-  // Characters before a U+2581 inside a merge result (see split_before_metaspace_).
-  bool track_metaspace = !byte_level && !m.ignore_merges_ && m.continuing_subword_prefix_.empty() && m.end_of_word_suffix_.empty();
   struct Half {
     std::size_t error_rank = SIZE_MAX;
     std::string error;
@@ -441,14 +461,13 @@ BpeModel BpeModel::from_json(const Json& model, bool byte_level, const BpeLists*
       }
     }
   };
-  // Two tables that need neither the merges nor their table, each made by the first thread to
-  // take it before resolving: in the next phase, beside the merge table, they had left one
-  // thread 0.3 ms (Llama 2) to 1.7 ms (Llama 3.1) longer (timed inside a load).
-  m.split_before_metaspace_ = track_metaspace && m.json_vocab_.find(kMetaspace).has_value();
-  WorkRanges tables(2, 1);
+  // A table that needs neither the merges nor their table, made by the first thread to take it
+  // before resolving: in the next phase, beside the merge table, it had left one thread up to
+  // 1.7 ms (Llama 3.1) longer (timed inside a load).
+  WorkRanges tables(1, 1);
   auto make_tables = [&] {
     for (std::size_t table, end; tables.next(table, end);) {
-      if (table == 0 && byte_level && m.ignore_merges_) {
+      if (byte_level && m.ignore_merges_) {
         // Raw-bytes keys are only looked up whole (ignore_merges): the id's raw bytes made above
         // when the entry is the id's token (not a duplicate's).
         std::string raw;
@@ -460,20 +479,6 @@ BpeModel BpeModel::from_json(const Json& model, bool byte_level, const BpeLists*
             m.vocab_.insert(raw, t.id);
           }
         }
-      }
-      if (table == 1) {
-        if (!byte_level && m.continuing_subword_prefix_.empty() && m.end_of_word_suffix_.empty()) {
-          m.bmp_ids_.assign(0x10000, -1);
-          for (const auto& t : lists.vocab) {
-            std::string_view token = t.text;
-            if (token.empty() || token.size() > 3 || static_cast<std::size_t>(utf8_length(static_cast<unsigned char>(token[0]))) != token.size()) continue;
-            std::size_t i = 0;
-            char32_t cp = next_code_point(token, i);
-            if (cp < 0x10000 && find_invalid_utf8(token) == std::string_view::npos)
-              m.bmp_ids_[cp] = static_cast<std::int32_t>(*m.json_vocab_.find(token));
-          }
-        }
-        m.prepare_word_splitting();  // reads the token list and bmp_ids_
       }
     }
   };
@@ -709,6 +714,7 @@ std::size_t BpeModel::next_cut(std::string_view word, std::size_t from) const {
 
 void BpeModel::prepare_word_splitting() {
   inert_fallback_ = false;
+  byte_tokens_unmerged_ = false;
   if (!split_before_metaspace_) return;
   for (int b = 0; b < 256; ++b) lead_kind_[b] = b < 0x80 ? kPlain : kLong;
   // ASCII characters side by side in some token (any merge across a boundary makes a token that
@@ -744,8 +750,6 @@ void BpeModel::prepare_word_splitting() {
     for (unsigned b = 0; b < 0x80; ++b) ascii_pairs_[a << 7 | b] = ascii_pairs_[b << 7 | a] = 1;
   }
   if (!byte_fallback_ || bmp_ids_.empty()) return;
-  for (std::int64_t id : byte_fallback_ids_)
-    if (id < 0) return;
   // A merge with a byte token on its left (right) makes a token longer than six characters
   // that starts (ends) with "<0xHH>": when the vocabulary has none, no merge uses byte tokens.
   auto is_byte_token = [](std::string_view t) {
@@ -758,6 +762,13 @@ void BpeModel::prepare_word_splitting() {
     if (t.empty()) return;
     if (t.size() > 6 && (is_byte_token(t.substr(0, 6)) || is_byte_token(t.substr(t.size() - 6)))) return;
   }
+  byte_tokens_unmerged_ = true;
+}
+
+void BpeModel::finish_word_splitting() {
+  if (!byte_tokens_unmerged_) return;
+  for (std::int64_t id : byte_fallback_ids_)
+    if (id < 0) return;  // some byte has no token: its byte becomes unknown tokens
   inert_fallback_ = true;
   for (int b = 0; b < 0x80; ++b) {
     if (bmp_ids_[b] >= 0) continue;

@@ -122,7 +122,9 @@ class BpeModel {
   std::uint8_t lead_kind_[256] = {};
   bool split_after_ascii_[128] = {};  // may_split_after for ASCII characters
   std::vector<std::uint8_t> ascii_pairs_;  // [a * 128 + b]: some token holds "ab" (a byte each: one load)
+  bool byte_tokens_unmerged_ = false;  // no merge result starts or ends with a byte token
   void prepare_word_splitting();
+  void finish_word_splitting();  // once byte_fallback_ids_ is known
   void set_split_after_ascii();  // the rest of it, once no_split_after_ is known
   // Byte-level vocabularies: a word is cut between two BMP characters beyond ASCII, A then B,
   // where no token holds bytes across that boundary (any merge across it would make one), so
