@@ -54,7 +54,7 @@ test-sanitize: build engine
 # regexes, the reference tests' parallel encodes of one model) under ThreadSanitizer.
 TSAN_DIR ?= $(BUILD_DIR)-tsan
 TSAN_TARGETS = thread_pool_test tokenizer_test stream_test chat_template_test jinja_test regex_test reference_test bpe_json_test
-TSAN_TESTS = Batch|Thread|Concurrent|Reference\..*qwen3|BpeJson\.(Split|Corrupted)
+TSAN_TESTS = Batch|Thread|Concurrent|Reference\..*qwen3|BpeJson\.(Split|Corrupted|MergesHandedOver)
 test-tsan: build
 	@BUILD_DIR=$(BUILD_DIR) bash scripts/goldens.sh
 	@cmake -S . -B $(TSAN_DIR) -DTEXTEDGE_SANITIZE=thread $(SANITIZE_FLAGS) >/dev/null
