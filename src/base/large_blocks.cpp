@@ -110,6 +110,25 @@ void tell_malloc_of_a_large_free() {
 #endif
 }
 
+// A new mapping (zeroed pages), aligned to kHugePage and marked MADV_HUGEPAGE when `huge`.
+void* map_fresh_block(std::size_t bytes, bool huge) {
+  if (!huge) {
+    void* p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED) throw std::bad_alloc();
+    return p;
+  }
+  // A spare huge page mapped for the alignment, then the ends cut off.
+  void* m = mmap(nullptr, bytes + kHugePage, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (m == MAP_FAILED) throw std::bad_alloc();
+  auto* base = static_cast<char*>(m);
+  char* p = base + (kHugePage - reinterpret_cast<std::uintptr_t>(base) % kHugePage) % kHugePage;
+  char* end = base + bytes + kHugePage;
+  if (p != base) munmap(base, static_cast<std::size_t>(p - base));
+  if (p + bytes != end) munmap(p + bytes, static_cast<std::size_t>(end - (p + bytes)));
+  madvise(p, bytes, MADV_HUGEPAGE);
+  return p;
+}
+
 }  // namespace
 
 void* map_large_block(std::size_t bytes, bool huge) {
@@ -128,21 +147,7 @@ void* map_large_block(std::size_t bytes, bool huge) {
       return p;
     }
   }
-  if (!huge) {
-    void* p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (p == MAP_FAILED) throw std::bad_alloc();
-    return p;
-  }
-  // A spare huge page mapped for the alignment, then the ends cut off.
-  void* m = mmap(nullptr, bytes + kHugePage, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-  if (m == MAP_FAILED) throw std::bad_alloc();
-  auto* base = static_cast<char*>(m);
-  char* p = base + (kHugePage - reinterpret_cast<std::uintptr_t>(base) % kHugePage) % kHugePage;
-  char* end = base + bytes + kHugePage;
-  if (p != base) munmap(base, static_cast<std::size_t>(p - base));
-  if (p + bytes != end) munmap(p + bytes, static_cast<std::size_t>(end - (p + bytes)));
-  madvise(p, bytes, MADV_HUGEPAGE);
-  return p;
+  return map_fresh_block(bytes, huge);
 }
 
 void unmap_large_block(void* p, std::size_t bytes, bool huge) noexcept {
@@ -186,6 +191,20 @@ void* allocate_large(std::size_t bytes, bool huge) {
   if (kSanitized || bytes < kLargeBlock) return ::operator new(bytes);
   huge = on_huge_pages(bytes, huge);
   return map_large_block(large_block_size(bytes, huge), huge);
+}
+
+void* map_zeroed_block(std::size_t bytes, bool huge) {
+  if (kSanitized) {
+    void* p = std::calloc(1, bytes);
+    if (!p) throw std::bad_alloc();
+    return p;
+  }
+  return map_fresh_block(bytes, huge && bytes >= kHugePage);
+}
+
+void unmap_zeroed_block(void* p, std::size_t bytes) noexcept {
+  if (kSanitized) return std::free(p);
+  munmap(p, bytes);
 }
 
 void free_large(void* p, std::size_t bytes, bool huge) noexcept {

@@ -36,6 +36,12 @@ void unmap_large_block(void* p, std::size_t bytes, bool huge) noexcept;
 // The bytes of the blocks kept now.
 std::size_t kept_large_block_bytes();
 
+// `bytes` of zeroed memory that is never a kept block (a fresh mapping, on huge pages when `huge`
+// and at least one; calloc under AddressSanitizer): its pages are faulted in as they are first
+// touched. Throws std::bad_alloc. Given back by unmap_zeroed_block(p, bytes).
+void* map_zeroed_block(std::size_t bytes, bool huge);
+void unmap_zeroed_block(void* p, std::size_t bytes) noexcept;
+
 // LargeBlockAllocator's: `bytes` from operator new below kLargeBlock (and always under
 // AddressSanitizer, which checks the bounds of what it allocates), else a block (huge pages
 // when `huge` and on_huge_pages).

@@ -7,8 +7,10 @@
 #include <cstring>
 #include <span>
 #include <string>
+#include <type_traits>
 #include <vector>
 
+#include "base/large_blocks.hpp"
 #include "base/run_in_parallel.hpp"
 #include "base/utf8.hpp"
 #include "tokenizer/byte_level.hpp"
@@ -56,7 +58,7 @@ bool alphabet_to_bytes(std::string_view token, std::string& out) {
 // fixed-size so the cache never allocates after its first use.
 struct CachedWord {
   std::uint64_t hash;
-  std::uint8_t key_length;  // kEmpty when unused
+  std::uint8_t key_length;  // 0 when unused (see WordCache)
   std::uint8_t id_count;
   char key[54];
   TokenId ids[16];
@@ -66,15 +68,14 @@ static_assert(sizeof(CachedWord) == 128);
 // the same memory. A short word with more ids keeps a mark here and its ids in a CachedWord.
 struct ShortWord {
   std::uint32_t check;      // the hash's high half
-  std::uint8_t key_length;  // kEmpty when unused
+  std::uint8_t key_length;  // 0 when unused (see WordCache)
   std::uint8_t id_count;    // kInLong: the ids are in the word's CachedWord
   char key[14];
   TokenId ids[3];
 };
 static_assert(sizeof(ShortWord) == 32);
-constexpr std::uint8_t kEmpty = 0xFF;
 constexpr std::uint8_t kInLong = 0xFE;
-// 64k short entries and 32k long ones (6 MB a thread and model; below). A direct-mapped cache of 16k
+// 128k short entries and 32k long ones (8 MB a thread and model, on huge pages; below). A direct-mapped cache of 16k
 // 128-byte entries (2 MB) missed 143.7k times on bench2.txt's 418k qwen3 words (85.1k distinct),
 // these 108.2k times (replayed in Python; 64k long entries: 110.3k). bench encode, best of three
 // alternating rounds against 16k long entries (2026-12-03, with the symbols written in place):
@@ -92,14 +93,24 @@ constexpr std::uint8_t kInLong = 0xFE;
 // passes unchanged. bench encode, best of two alternating rounds, against 8k entries: bench2.txt
 // qwen3 +19%, gemma3 +10%, gptoss +12%, deepseek_v3 +8%, llama2 +2%, llama3_1 -5%; bench.txt +3
 // to +25% (this machine moves a run by 10%). 16k entries gave about half the instructions' gain.
-constexpr std::size_t kShortSlots = 1 << 16;
+// Since 2026-12-05: 128k short entries (64k before), 4096 longer ones (1024), on huge pages and
+// zeroed by the kernel (see ZeroedBlock). Gemma 3 on bench2.txt (SentencePiece: its words are
+// cut before each U+2581 and around inert characters): its 55k distinct short words in 64k
+// direct-mapped entries shared one with another word in more than half, and a warm pass missed
+// 31k of them and 9.9k of its 18k long ones (counted in a temporary build); instructions a warm pass 187.8M -> 171.0M (callgrind), encode (`textedge bench
+// encode`, six alternating rounds, best) 39.7 -> 46.4 MB/s, first pass 23.2 -> 26.5 (the kernel's
+// zeroed huge pages, not a pass writing 6 MB of marks at a thread's first word). The memory: 4 MB
+// of short and 4 MB of long entries a thread and model from its first word, and the longer
+// words' strings as they come (at most ~10 MB: 4096 words of 512 bytes and 512 ids).
+constexpr std::size_t kShortSlots = 1 << 17;
 constexpr std::size_t kLongSlots = 1 << 15;
+constexpr bool kWordCacheOnHugePages = true;
 
 // Words longer than a CachedWord holds, up to kLongerBytes: SentencePiece keeps an indented
 // line's run of "\u2581" and its first word in one segment (llama2: "\u2581"x20 + "return", 66
 // bytes), code repeats its indentation, and uncached each was merged again by an O(n^2) scan.
 // Direct-mapped like the others; an entry keeps its strings' capacity, so a warm cache does not
-// allocate; made at the first such word, at most ~2.6 MB (1024 words of 512 bytes and 512 ids).
+// allocate; made at the first such word (see kShortSlots for the memory).
 // HF tokenizers caches words shorter than 256 bytes (MAX_LENGTH, utils/cache.rs).
 //
 // Performance note (callgrind, the instructions of a second pass over the first 350 KB of each
@@ -114,13 +125,28 @@ struct LongerWord {
   std::string key;
   std::vector<TokenId> ids;
 };
-constexpr std::size_t kLongerSlots = 1 << 10;
+constexpr std::size_t kLongerSlots = 1 << 12;
 constexpr std::size_t kLongerBytes = 512;
+
+// The short and long entries start zeroed, a length of 0 marking an unused one (no empty word is
+// looked up or kept): fresh pages, so that no pass writes the 8 MB before a thread's first word.
+struct ZeroedBlock {
+  std::size_t bytes;
+  void operator()(void* p) const noexcept { unmap_zeroed_block(p, bytes); }
+};
+template <class T>
+using ZeroedArray = std::unique_ptr<T[], ZeroedBlock>;
+template <class T>
+ZeroedArray<T> zeroed_array(std::size_t n) {
+  static_assert(std::is_trivially_copyable_v<T>);
+  const std::size_t bytes = n * sizeof(T);
+  return ZeroedArray<T>(static_cast<T*>(map_zeroed_block(bytes, kWordCacheOnHugePages)), ZeroedBlock{bytes});
+}
 
 struct WordCache {
   std::uint64_t owner = 0;
-  std::unique_ptr<ShortWord[]> short_words;
-  std::unique_ptr<CachedWord[]> long_words;
+  ZeroedArray<ShortWord> short_words;
+  ZeroedArray<CachedWord> long_words;
   std::unique_ptr<LongerWord[]> longer_words;  // made at a first word that needs it
 };
 
@@ -139,12 +165,8 @@ WordCache& cache_for_slow(std::uint64_t owner) {
   for (auto& c : caches)
     if (c.owner == owner) return c;
   WordCache& c = caches[next_victim++ % 4];
-  if (!c.short_words) {
-    c.short_words = std::make_unique_for_overwrite<ShortWord[]>(kShortSlots);
-    c.long_words = std::make_unique_for_overwrite<CachedWord[]>(kLongSlots);
-  }
-  for (std::size_t i = 0; i < kShortSlots; ++i) c.short_words[i].key_length = kEmpty;
-  for (std::size_t i = 0; i < kLongSlots; ++i) c.long_words[i].key_length = kEmpty;
+  c.short_words = zeroed_array<ShortWord>(kShortSlots);  // another model's words: new pages
+  c.long_words = zeroed_array<CachedWord>(kLongSlots);
   if (c.longer_words)
     for (std::size_t i = 0; i < kLongerSlots; ++i) c.longer_words[i].key.clear();
   c.owner = owner;
@@ -1084,7 +1106,7 @@ bool BpeModel::may_split_after(char32_t c) const {
 // and encode_segment's sharing one helper (+5-8%: GCC then kept emplace_back a call, as it keeps
 // push_back and insert; a wrapper around push_back kept the call too, +2%).
 [[gnu::always_inline]] inline bool BpeModel::append_if_cached(std::string_view word, std::vector<TokenId>& out) const {
-  if (word.size() > sizeof(ShortWord::key)) return false;
+  if (word.size() - 1 >= sizeof(ShortWord::key)) return false;  // empty (as an unused entry) or long
   const std::uint64_t hash = hash_bytes(word);
   const ShortWord& s = cache_for(cache_owner_).short_words[hash & (kShortSlots - 1)];
   if (s.key_length != word.size() || s.check != static_cast<std::uint32_t>(hash >> 32) || !same_bytes(s.key, word) ||
@@ -1193,14 +1215,14 @@ void BpeModel::encode_word(std::string_view word, std::vector<TokenId>& out) con
 void BpeModel::encode_segment(std::string_view word, std::vector<TokenId>& out, bool whole_word_first, bool piece) const {
   CacheSpot slot;
   std::uint64_t hash = 0;
-  if (word.size() <= sizeof(CachedWord::key)) {
+  if (word.size() - 1 < sizeof(CachedWord::key)) {  // not empty (as an unused entry)
     hash = hash_bytes(word);
     if (piece && ignore_merges_) hash = ~hash;  // pieces apart from whole words: see the header
     WordCache& cache = cache_for(cache_owner_);
     bool long_look = true;
     if (word.size() <= sizeof(ShortWord::key)) {
       ShortWord* s = slot.short_word = &cache.short_words[hash & (kShortSlots - 1)];
-      // The length first: an entry never written holds only it (kEmpty).
+      // The length first: an entry never written holds 0 there.
       long_look = s->key_length == word.size() && s->check == static_cast<std::uint32_t>(hash >> 32) &&
                   same_bytes(s->key, word);
       if (long_look && s->id_count != kInLong) {
@@ -1216,7 +1238,7 @@ void BpeModel::encode_segment(std::string_view word, std::vector<TokenId>& out, 
       out.insert(out.end(), l->ids, l->ids + l->id_count);
       return;
     }
-  } else if (word.size() <= kLongerBytes) {
+  } else if (word.size() - 1 < kLongerBytes) {
     hash = hash_bytes(word);
     if (piece && ignore_merges_) hash = ~hash;
     WordCache& cache = cache_for(cache_owner_);
