@@ -86,6 +86,9 @@ class TEXTEDGE_API Tokenizer {
   // Builds from tokenizer.json text; `origin` names it in errors.
   static Tokenizer from_json(std::string_view json, const std::string& origin = "<memory>");
 
+  // BPE models keep the ids of recent words in a cache of each thread's own: 8 MB a thread and
+  // model from its first encode (up to four models a thread; a fifth replaces the oldest), plus
+  // the strings of words of 55-512 bytes as they come (at most ~10 MB).
   std::vector<TokenId> encode(std::string_view text, const EncodeOptions& options = {}) const;
   // encode(text, options), reusing the ids of `cache`'s prompt up to the last added token that
   // both texts share far enough before they differ that no rule of the pipeline can see the
