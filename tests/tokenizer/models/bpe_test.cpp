@@ -316,8 +316,9 @@ TEST(Bpe, ScanAndHeapAgreeSentencePiece) { check_strategies_agree("llama2", fals
 
 // The per-thread word cache (short entries of up to 3 ids, short words with more ids marked there
 // and kept in long entries, long entries up to 54 bytes, longer entries up to 512, nothing beyond)
-// gives back what the merges give: many more distinct words than entries, so entries are
-// replaced, each word encoded again after all the others.
+// gives back what the merges give: enough distinct words of each size that many share an entry
+// (128k short, 32k long, 4096 longer ones, direct-mapped), so entries are replaced, each word
+// encoded again after all the others.
 TEST(Bpe, TheWordCacheGivesWhatTheMergesGive) {
   for (auto [name, byte_level] : {std::pair{"qwen3", true}, std::pair{"llama2", false}}) {
     JsonDocument doc = JsonDocument::load(model_path(name) + "/tokenizer.json");
@@ -325,7 +326,8 @@ TEST(Bpe, TheWordCacheGivesWhatTheMergesGive) {
     std::mt19937 rng(11);
     std::vector<std::string> words;
     for (int i = 0; i < 150000; ++i) words.push_back(random_word(rng, 1 + rng() % 60, byte_level));
-    for (int i = 0; i < 3000; ++i) words.push_back(random_word(rng, 55 + rng() % 600, byte_level));
+    for (int i = 0; i < 60000; ++i) words.push_back(random_word(rng, 1 + rng() % 14, byte_level));
+    for (int i = 0; i < 6000; ++i) words.push_back(random_word(rng, 55 + rng() % 600, byte_level));
     std::vector<std::vector<TokenId>> first(words.size());
     for (std::size_t i = 0; i < words.size(); ++i) model.encode_word(words[i], first[i]);
     std::size_t short_many = 0;
