@@ -75,9 +75,9 @@ struct ShortWord {
 };
 static_assert(sizeof(ShortWord) == 32);
 constexpr std::uint8_t kInLong = 0xFE;
-// 128k short entries and 32k long ones (8 MB a thread and model, on huge pages; below). A direct-mapped cache of 16k
-// 128-byte entries (2 MB) missed 143.7k times on bench2.txt's 418k qwen3 words (85.1k distinct),
-// these 108.2k times (replayed in Python; 64k long entries: 110.3k). bench encode, best of three
+// 128k short entries and 32k long ones (8 MB a thread and model, on huge pages; below). A
+// direct-mapped cache of 16k 128-byte entries (2 MB) missed 143.7k times on bench2.txt's 418k
+// qwen3 words (85.1k distinct), these 108.2k times (replayed in Python; 64k long entries: 110.3k). bench encode, best of three
 // alternating rounds against 16k long entries (2026-12-03, with the symbols written in place):
 // bench.txt +20-33%, bench2.txt +9-24% on the six models. Part of it is the benchmark's rounds
 // finding the corpus's rarer words from the round before: its first pass alone (first_MBps,
@@ -97,9 +97,10 @@ constexpr std::uint8_t kInLong = 0xFE;
 // zeroed by the kernel (see ZeroedBlock). Gemma 3 on bench2.txt (SentencePiece: its words are
 // cut before each U+2581 and around inert characters): its 55k distinct short words in 64k
 // direct-mapped entries shared one with another word in more than half, and a warm pass missed
-// 31k of them and 9.9k of its 18k long ones (counted in a temporary build); instructions a warm pass 187.8M -> 171.0M (callgrind), encode (`textedge bench
-// encode`, six alternating rounds, best) 39.7 -> 46.4 MB/s, first pass 23.2 -> 26.5 (the kernel's
-// zeroed huge pages, not a pass writing 6 MB of marks at a thread's first word). The memory: 4 MB
+// 31k of them and 9.9k of its 18k long ones (counted in a temporary build). Instructions a warm
+// pass 187.8M -> 171.0M (callgrind); `textedge bench encode`, six alternating rounds, best: 39.7
+// -> 46.4 MB/s, first pass 23.2 -> 26.5 (the kernel's zeroed huge pages, not a pass writing 6 MB
+// of marks at a thread's first word; docs/performance.md, eleventh session). The memory: 4 MB
 // of short and 4 MB of long entries a thread and model from its first word, and the longer
 // words' strings as they come (at most ~10 MB: 4096 words of 512 bytes and 512 ids).
 constexpr std::size_t kShortSlots = 1 << 17;
