@@ -199,7 +199,7 @@ void* map_zeroed_block(std::size_t bytes, bool huge) {
     if (!p) throw std::bad_alloc();
     return p;
   }
-  return map_fresh_block(bytes, huge && bytes >= kHugePage);
+  return map_fresh_block(bytes, on_huge_pages(bytes, huge));
 }
 
 void unmap_zeroed_block(void* p, std::size_t bytes) noexcept {

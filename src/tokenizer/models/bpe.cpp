@@ -105,7 +105,6 @@ constexpr std::uint8_t kInLong = 0xFE;
 // words' strings as they come (at most ~10 MB: 4096 words of 512 bytes and 512 ids).
 constexpr std::size_t kShortSlots = 1 << 17;
 constexpr std::size_t kLongSlots = 1 << 15;
-constexpr bool kWordCacheOnHugePages = true;
 
 // Words longer than a CachedWord holds, up to kLongerBytes: SentencePiece keeps an indented
 // line's run of "\u2581" and its first word in one segment (llama2: "\u2581"x20 + "return", 66
@@ -141,7 +140,7 @@ template <class T>
 ZeroedArray<T> zeroed_array(std::size_t n) {
   static_assert(std::is_trivially_copyable_v<T>);
   const std::size_t bytes = n * sizeof(T);
-  return ZeroedArray<T>(static_cast<T*>(map_zeroed_block(bytes, kWordCacheOnHugePages)), ZeroedBlock{bytes});
+  return ZeroedArray<T>(static_cast<T*>(map_zeroed_block(bytes, true)), ZeroedBlock{bytes});
 }
 
 struct WordCache {
