@@ -7,6 +7,8 @@
 #include <memory>
 #include <random>
 #include <span>
+#include <string>
+#include <vector>
 
 #include "chat/jinja/runtime.hpp"
 #include "chat/jinja/template.hpp"
@@ -343,6 +345,89 @@ TEST(JsonReader, MembersNotBuiltAreCheckedAsIfRead) {
   }
   expect_members_as_read_json("[{\"tools\": 1}]");
   expect_members_as_read_json("{\"tools\": 1, \"tools\": [2], \"messages\": 3, \"messages\": 4}");
+}
+
+// Pretty JSON's line breaks are taken where the reader predicts the next line starts (the last
+// member's indentation, one step in after an opening bracket, one out before a closing one, the
+// step learnt from the text), each prediction checked before it is taken. Documents indented by
+// 1, 2, 4 and 7 spaces, and every whitespace change at every line break that defeats a
+// prediction (a space more or fewer, a tab or a carriage return in the indentation, a blank
+// line, an empty container's bracket at its members' indentation), read as the document itself,
+// with members unbuilt as if read; a byte after the indentation replaced by one that is not
+// whitespace is refused or read as read_json reads it, by all three readers.
+TEST(JsonReader, IndentationPredictionsAreChecked) {
+  const std::string compact =
+      R"({"messages":[{"role":"user","content":"hi","x":[1,{"a":[[],{}],"b":{"c":[true,null]}}]},)"
+      R"({"role":"assistant","content":"","tool_calls":[{"id":"c1","function":{"name":"f","arguments":{}}}]}],)"
+      R"("tools":[{"type":"function","function":{"name":"get","parameters":{"type":"object",)"
+      R"("properties":{"city":{"type":"string","enum":["a","b"]}},"required":["city"]}}}],"n":7})";
+  const std::string expected = read_json(compact, nullptr).repr();
+  auto indent_by = [&](int step) {  // as json.dumps(indent=step) writes it
+    std::string out;
+    int level = 0;
+    bool in_string = false;
+    for (std::size_t i = 0; i < compact.size(); ++i) {
+      char c = compact[i];
+      out += c;
+      if (in_string) {
+        if (c == '"') in_string = false;
+        continue;
+      }
+      if (c == '"') in_string = true;
+      if (c == ':') out += ' ';
+      auto line = [&] { out += '\n' + std::string(static_cast<std::size_t>(level * step), ' '); };
+      if ((c == '{' || c == '[') && compact[i + 1] != (c == '{' ? '}' : ']')) ++level, line();
+      if (c == ',') line();
+      if (i + 1 < compact.size() && (compact[i + 1] == '}' || compact[i + 1] == ']') && c != '{' && c != '[')
+        --level, line();
+    }
+    return out;
+  };
+  for (int step : {1, 2, 4, 7}) {
+    const std::string pretty = indent_by(step);
+    ASSERT_EQ(repr_both_ways(pretty), expected) << pretty;
+    expect_members_as_read_json(pretty);
+    std::vector<std::string> variants;
+    for (std::size_t nl = pretty.find('\n'); nl != std::string::npos; nl = pretty.find('\n', nl + 1)) {
+      std::size_t text = pretty.find_first_not_of(' ', nl + 1);
+      auto with = [&](std::size_t at, std::size_t erase, const std::string& insert) {
+        variants.push_back(pretty.substr(0, at) + insert + pretty.substr(at + erase));
+      };
+      with(text, 0, " ");
+      if (text > nl + 1) with(text - 1, 1, "");
+      if (text > nl + 1) with(nl + 1, 1, "\t");
+      with(text, 0, "\t");
+      with(text, 0, "\r");
+      with(nl, 0, "\r");
+      with(nl, 0, "\n");
+      with(nl + 1, 0, "\n" + std::string(text - nl - 1, ' '));
+    }
+    // Empty containers over two lines, the bracket where their members would be, or where they end.
+    for (const char* empty : {"[]", "{}"})
+      for (std::size_t at = pretty.find(empty); at != std::string::npos; at = pretty.find(empty, at + 1)) {
+        std::size_t nl = pretty.rfind('\n', at);
+        std::size_t outer = pretty.find_first_not_of(' ', nl + 1) - nl - 1;
+        for (std::size_t spaces : {outer, outer + static_cast<std::size_t>(step), outer + 2 * static_cast<std::size_t>(step)})
+          variants.push_back(pretty.substr(0, at + 1) + "\n" + std::string(spaces, ' ') + pretty.substr(at + 1));
+      }
+    for (const std::string& v : variants) {
+      EXPECT_EQ(repr_both_ways(v), expected) << v;
+      expect_members_as_read_json(v);
+    }
+    for (std::size_t nl = pretty.find('\n'); nl != std::string::npos; nl = pretty.find('\n', nl + 1)) {
+      std::size_t text = pretty.find_first_not_of(' ', nl + 1);
+      for (char c : {'x', '"', ',', '}', ']', '\x01'}) {
+        std::string corrupt = pretty;
+        corrupt[text] = c;
+        expect_members_as_read_json(corrupt);
+        if (text > nl + 1) {
+          corrupt = pretty;
+          corrupt[text - 1] = c;
+          expect_members_as_read_json(corrupt);
+        }
+      }
+    }
+  }
 }
 
 // Random documents and their corruptions, read whole and with members left unbuilt.
