@@ -430,6 +430,68 @@ TEST(JsonReader, IndentationPredictionsAreChecked) {
   }
 }
 
+// A string's end is found from bit masks of 64 bytes of the text (its quotes, and the bytes that
+// end a plain run), made where a string starts and kept for the strings after it. Strings of 0 to
+// 80 bytes, plain or with escapes, non-ASCII text or a raw control character at any place, packed
+// so that they start and end at every offset of those 64 bytes: as arrays, as objects' keys and
+// values, and as a member left unbuilt; the decoded text is known, and a control character is
+// refused where it is.
+TEST(JsonReader, StringEndsFromBitMasks) {
+  std::mt19937 rng(5);
+  const std::pair<const char*, const char*> pieces[] = {  // JSON text, its decoding
+      {"a", "a"}, {"b", "b"}, {" ", " "}, {"\\\"", "\""}, {"\\\\", "\\"}, {"\\n", "\n"}, {"\xc3\xa9", "\xc3\xa9"},
+      {"\xf0\x9f\x98\x80", "\xf0\x9f\x98\x80"}, {"\\u00e9", "\xc3\xa9"}, {"{", "{"}, {":", ":"}};
+  for (int round = 0; round < 400; ++round) {
+    std::vector<std::string> decoded;
+    std::string array = "[", object = "{", control;
+    std::size_t control_at = std::string::npos;
+    for (int i = 0; i < 24; ++i) {
+      std::string json, text;
+      std::size_t n = rng() % 81;
+      bool plain = rng() % 3 != 0;
+      while (json.size() < n) {
+        auto& [j, t] = pieces[plain ? rng() % 3 : rng() % std::size(pieces)];
+        json += j;
+        text += t;
+      }
+      const char* sep = i == 0 ? "" : rng() % 2 ? ", " : ",\n  ";
+      if (i == 12 && round % 4 == 0) control_at = array.size() + std::strlen(sep) + 1 + json.size() / 2;
+      array += sep + ("\"" + json + "\"");
+      object += sep + ("\"" + json + std::to_string(i) + "\": \"" + json + "\"");
+      decoded.push_back(text);
+    }
+    array += "]";
+    object += "}";
+    ValueArena arena;
+    Value list = read_json(array, &arena);
+    ASSERT_EQ(list.items().size(), decoded.size()) << array;
+    for (std::size_t i = 0; i < decoded.size(); ++i) ASSERT_EQ(list.items()[i].str(), decoded[i]) << array;
+    ValueArena object_arena;
+    Value dict = read_json(object, &object_arena);
+    ASSERT_EQ(dict.dict().size(), decoded.size()) << object;
+    for (std::size_t i = 0; i < decoded.size(); ++i) {
+      ASSERT_EQ(dict.dict().entries()[i].first.str(), decoded[i] + std::to_string(i)) << object;
+      ASSERT_EQ(dict.dict().entries()[i].second.str(), decoded[i]) << object;
+    }
+    expect_members_as_read_json("{\"tools\": " + array + ", \"messages\": " + object + "}");
+    expect_members_as_read_json("{\"tools\": " + object + ",\n \"messages\": " + array + "}");
+    if (control_at != std::string::npos && control_at + 1 < array.size()) {
+      std::string bad = array;
+      bad[control_at] = '\x01';
+      try {
+        ValueArena bad_arena;
+        read_json(bad, &bad_arena);
+        ADD_FAILURE() << "read: " << bad;
+      } catch (const JsonSyntaxError& e) {
+        // The control character itself, or an escape or UTF-8 sequence it cut, is refused.
+        EXPECT_LE(e.offset(), control_at + 1) << bad;
+        EXPECT_GE(e.offset() + 6, control_at) << bad;
+      }
+      expect_members_as_read_json("{\"tools\": " + bad + "}");
+    }
+  }
+}
+
 // Random documents and their corruptions, read whole and with members left unbuilt.
 TEST(JsonReader, MembersNotBuiltSurviveCorruptionAsIfRead) {
   std::mt19937 rng(11);
