@@ -518,7 +518,7 @@ class Reader {
     int open = 0;
     unsigned indent = indent_, step = step_;
 #ifdef __SSE2__
-    Window window{start, 0, 0};
+    Window window{nullptr, 0, 0};
 #endif
   value:
     if (p == end) goto slow;
@@ -692,19 +692,28 @@ class Reader {
   // this code at ~5 instructions a cycle). Tried and dropped: the special bytes' mask alone, a
   // string plain when the first special byte after its start is '"' (4 compares fewer a window):
   // 0.72-0.76 us, as that test of a loaded byte decides the result (a conditional move) and
-  // put a load back on the chain.
+  // put a load back on the chain. A string that runs past the window is looked for in the next
+  // 64 bytes, not in a window made again at its start: 0.71 -> 0.67-0.70 us.
   [[gnu::always_inline]] static const char* plain_string_end(Window& w, const char* p, const char* end) {
-    auto o = static_cast<std::size_t>(p - w.at);
-    std::uint64_t after = o < 63 ? w.quotes & (~std::uint64_t{1} << o) : 0;
-    if (!after) {
+    // (A window not made yet is at nullptr: o is then p's address, never below 64.)
+    auto o = reinterpret_cast<std::uintptr_t>(p) - reinterpret_cast<std::uintptr_t>(w.at);
+    if (o > 63) {
       if (end - p < 64) return nullptr;
       w = window_at(p);
       o = 0;
-      after = w.quotes & ~std::uint64_t{1};
-      if (!after) return nullptr;
     }
-    auto e = static_cast<unsigned>(std::countr_zero(after));
-    if (w.special & ((std::uint64_t{1} << e) - 1) & (~std::uint64_t{1} << o)) return nullptr;
+    const std::uint64_t past_quote = ~std::uint64_t{1} << o;  // the window's bytes after the opening quote
+    if (std::uint64_t after = w.quotes & past_quote) {
+      auto e = static_cast<unsigned>(std::countr_zero(after));
+      if (w.special & ((std::uint64_t{1} << e) - 1) & past_quote) return nullptr;
+      return w.at + e + 1;
+    }
+    // The string goes on past the window: in the next 64 bytes, so that no byte is classified twice.
+    if ((w.special & past_quote) || end - w.at < 128) return nullptr;
+    w = window_at(w.at + 64);
+    if (!w.quotes) return nullptr;
+    auto e = static_cast<unsigned>(std::countr_zero(w.quotes));
+    if (w.special & ((std::uint64_t{1} << e) - 1)) return nullptr;
     return w.at + e + 1;
   }
 #endif
@@ -1213,7 +1222,7 @@ class Reader {
   // a line is checked before it is taken).
   unsigned indent_ = 0, step_ = 1;
 #ifdef __SSE2__
-  Window window_{begin_, 0, 0};  // string_at's (plain_string_end)
+  Window window_{nullptr, 0, 0};  // string_at's (plain_string_end)
 #endif
   std::string& unescaped_ = scratch().unescaped;
   std::span<const std::string_view> read_;
