@@ -77,6 +77,10 @@ class SmallVector {
     std::destroy(begin(), end());
     size_ = 0;
   }
+  void truncate(std::size_t n) noexcept {  // the first n items kept (n <= size())
+    std::destroy(begin() + n, end());
+    size_ = n;
+  }
 
  private:
   template <class It>
