@@ -347,6 +347,30 @@ TEST(JsonReader, MembersNotBuiltAreCheckedAsIfRead) {
   expect_members_as_read_json("{\"tools\": 1, \"tools\": [2], \"messages\": 3, \"messages\": 4}");
 }
 
+// Compact JSON text as json.dumps(indent=step) writes it: a line per member, `step` spaces a level.
+std::string pretty_printed(const std::string& compact, int step) {
+  std::string out;
+  int level = 0;
+  bool in_string = false;
+  for (std::size_t i = 0; i < compact.size(); ++i) {
+    char c = compact[i];
+    out += c;
+    if (in_string) {
+      if (c == '\\') out += compact[++i];
+      else if (c == '"') in_string = false;
+      continue;
+    }
+    if (c == '"') in_string = true;
+    if (c == ':') out += ' ';
+    auto line = [&] { out += '\n' + std::string(static_cast<std::size_t>(level * step), ' '); };
+    if ((c == '{' || c == '[') && compact[i + 1] != (c == '{' ? '}' : ']')) ++level, line();
+    if (c == ',') line();
+    if (i + 1 < compact.size() && (compact[i + 1] == '}' || compact[i + 1] == ']') && c != '{' && c != '[')
+      --level, line();
+  }
+  return out;
+}
+
 // Pretty JSON's line breaks are taken where the reader predicts the next line starts (the last
 // member's indentation, one step in after an opening bracket, one out before a closing one, the
 // step learnt from the text), each prediction checked before it is taken. Documents indented by
@@ -362,29 +386,8 @@ TEST(JsonReader, IndentationPredictionsAreChecked) {
       R"("tools":[{"type":"function","function":{"name":"get","parameters":{"type":"object",)"
       R"("properties":{"city":{"type":"string","enum":["a","b"]}},"required":["city"]}}}],"n":7})";
   const std::string expected = read_json(compact, nullptr).repr();
-  auto indent_by = [&](int step) {  // as json.dumps(indent=step) writes it
-    std::string out;
-    int level = 0;
-    bool in_string = false;
-    for (std::size_t i = 0; i < compact.size(); ++i) {
-      char c = compact[i];
-      out += c;
-      if (in_string) {
-        if (c == '"') in_string = false;
-        continue;
-      }
-      if (c == '"') in_string = true;
-      if (c == ':') out += ' ';
-      auto line = [&] { out += '\n' + std::string(static_cast<std::size_t>(level * step), ' '); };
-      if ((c == '{' || c == '[') && compact[i + 1] != (c == '{' ? '}' : ']')) ++level, line();
-      if (c == ',') line();
-      if (i + 1 < compact.size() && (compact[i + 1] == '}' || compact[i + 1] == ']') && c != '{' && c != '[')
-        --level, line();
-    }
-    return out;
-  };
   for (int step : {1, 2, 4, 7}) {
-    const std::string pretty = indent_by(step);
+    const std::string pretty = pretty_printed(compact, step);
     ASSERT_EQ(repr_both_ways(pretty), expected) << pretty;
     expect_members_as_read_json(pretty);
     std::vector<std::string> variants;
@@ -528,27 +531,7 @@ TEST(JsonReader, MembersNotBuiltSurviveEveryCorruptionAsIfRead) {
       R"({"city":{"type":"string","enum":[)" + runs + R"(]},"n":[0,-1,7,12,3.5e2,1E-2,-0.0,)"
       R"(123456789012345678,9223372036854775807,true,false,null,{},[]]},"required":["city"]}}},)"
       R"({"type":"function","function":{"name":"x","parameters":{}}}])";
-  std::string pretty;  // as json.dumps(indent=1) writes it
-  {
-    int level = 0;
-    bool in_string = false;
-    for (std::size_t i = 0; i < compact.size(); ++i) {
-      char c = compact[i];
-      pretty += c;
-      if (in_string) {
-        if (c == '\\') pretty += compact[++i];
-        else if (c == '"') in_string = false;
-        continue;
-      }
-      if (c == '"') in_string = true;
-      if (c == ':') pretty += ' ';
-      auto line = [&] { pretty += '\n' + std::string(static_cast<std::size_t>(level), ' '); };
-      if ((c == '{' || c == '[') && compact[i + 1] != (c == '{' ? '}' : ']')) ++level, line();
-      if (c == ',') line();
-      if (i + 1 < compact.size() && (compact[i + 1] == '}' || compact[i + 1] == ']') && c != '{' && c != '[')
-        --level, line();
-    }
-  }
+  const std::string pretty = pretty_printed(compact, 1);
   auto deep = [](int n, bool objects) {
     std::string open, close;
     for (int i = 0; i < n; ++i) {
