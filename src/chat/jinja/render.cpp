@@ -343,7 +343,7 @@ void Renderer::exec_for(const Stmt& s, const Ref<Frame>& frame, const Value& ite
     }
     loop->index0 = i;
     auto& vars = body_frame->vars;
-    if (plain_target && vars.size() >= 2) {
+    if (plain_target && vars.size() >= 2 && vars[0].first == target.name && vars[1].first == kLoop) {
       // The item and `loop` stay in their places: the last item's other variables go, the item
       // is replaced, and `loop` is put back only if the body set it (so no count of the loop
       // object changes per item: those atomic adds were ~60% of this function's time, perf, Llama
