@@ -332,7 +332,34 @@ class Parser {
     next();
     if (has_else) s->else_body = parse_statements({"endfor"}, true);
     soft_ = saved_soft;
+    // Jinja2 refuses a template that assigns `loop` anywhere in a for loop, when it compiles it:
+    // in the loop's target or any set, set block or for in it, nested macros included (not a
+    // with's or a macro's parameters).
+    const Target* t = assigns_loop(s->targets);
+    if (!t) t = assigns_loop(s->body);
+    if (!t) t = assigns_loop(s->else_body);
+    if (t) fail_at("Can't assign to special loop variable in for-loop target", t->loc, "TemplateAssertionError");
     return s;
+  }
+
+  // The first target named `loop` in `targets`, or among the targets of the statements in `body`.
+  static const Target* assigns_loop(const std::vector<Target>& targets) {
+    for (const Target& t : targets) {
+      if (t.kind == Target::Name && t.name == kLoop) return &t;
+      if (t.kind == Target::Tuple)
+        if (const Target* found = assigns_loop(t.items)) return found;
+    }
+    return nullptr;
+  }
+  static const Target* assigns_loop(const Body& body) {
+    for (const StmtPtr& s : body) {
+      if (s->kind == StmtKind::Set || s->kind == StmtKind::SetBlock || s->kind == StmtKind::For)
+        if (const Target* t = assigns_loop(s->targets)) return t;
+      for (const Body* inner : {&s->body, &s->else_body, s->macro ? &s->macro->body : nullptr})
+        if (inner)
+          if (const Target* t = assigns_loop(*inner)) return t;
+    }
+    return nullptr;
   }
 
   StmtPtr parse_set() {
