@@ -519,7 +519,7 @@ class Reader {
     std::uint64_t objects = 0;  // bit n: the container n levels out from the innermost is an object
     const int limit = std::min(63, kMaxDepth - depth);  // open containers
     int open = 0;
-    unsigned indent = indent_, step = step_;
+    unsigned indent = indent_;
 #ifdef __SSE2__
     Window window{nullptr, 0, 0};
 #endif
@@ -536,21 +536,11 @@ class Reader {
       const std::uint64_t object = *p == '{';
       objects = objects << 1 | object;
       ++open;
-#ifdef __SSE2__
-      if (end - p >= 18 && p[1] == '\n') {  // as past_open
-        if (indented(p + 1, indent + step)) {
-          indent += step;
-          p += 2 + indent;
-        } else {
-          const char* q = skip_line_break(p + 1, end);
-          const unsigned outer = indent;
-          indent = static_cast<unsigned>(q - p - 2);
-          if (indent > outer) step = indent - outer;
-          p = q;
-        }
-      } else
-#endif
-      p = skip_line_break(p + 1, end);
+      {
+        const unsigned outer = indent;
+        indent = outer + step_;
+        p = past_open(p, end, indent, outer);
+      }
       if (p == end || *p != static_cast<char>(']' | object << 5)) {  // '}' or ']'
         if (object) goto key;
         goto value;
@@ -608,8 +598,8 @@ class Reader {
       }
 #ifdef __SSE2__
       else if (*p == '\n') {
-        if (indented(p, indent - step) && p[1 + indent - step] == close) {
-          indent -= step;
+        if (indented(p, indent - step_) && p[1 + indent - step_] == close) {
+          indent -= step_;
           p += 2 + indent;
           objects >>= 1;
           --open;
