@@ -158,9 +158,15 @@ class Reader {
   // and runs beside what follows. Instructions went up (Llama 3.1's render 21.36k -> 22.43k): the
   // earlier notes in this file count instructions, which missed this; reading here is bound by
   // such chains, not by instructions (the compact request read 40% faster than the pretty one).
+  // The check as the first non-space byte's place (countr_zero of the mask, capped at 15) instead
+  // of masks built from the indent: Llama 3.1's and DeepSeek V3's renders 24.40k -> 23.67k and
+  // 30.21k -> 29.48k instructions, reading 0.71 -> 0.67-0.69 us (alternating, three rounds).
   static bool indented(const char* nl, unsigned indent) {
-    unsigned m = not_spaces(nl + 1);
-    return indent < 16 && (m & ((2u << indent) - 1)) == (1u << indent) &&
+    __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(nl + 1));
+    auto spaces = static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8(' '))));
+    // The first byte that is not a space, taken as 15 past that (a deeper indent is never
+    // predicted here, nor one that wrapped below zero).
+    return static_cast<unsigned>(__builtin_ctz(~spaces | 0x8000u)) == indent &&
            static_cast<unsigned char>(nl[1 + indent]) > ' ';
   }
 #endif
