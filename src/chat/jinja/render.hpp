@@ -77,7 +77,7 @@ Value loop_attribute(const LoopObject& loop, LoopAttr attr);
 class Renderer {
  public:
   Renderer(const ParsedTemplate& t, const RenderLimits& limits);
-  std::string run(std::span<const Variable> variables, std::size_t reserve = 0);
+  std::string run(std::span<const Variable> variables, std::size_t reserve);  // reserve: the output's room
 
   // For filters and globals.
   Value call(const Value& callee, Args& args);

@@ -82,6 +82,7 @@ class Template {
   std::unique_ptr<ParsedTemplate> parsed_;
   // The last render's output size: the next one reserves it instead of growing from empty.
   mutable std::atomic<std::size_t> output_size_hint_{0};
+  bool writes_json_ = false;  // the source names tojson
 };
 
 }  // namespace textedge::detail::jinja
