@@ -37,7 +37,7 @@ enum class ExprKind : std::uint8_t {
   Not,       // children[0]
   Binary,    // op, children[0], children[1]
   Concat,    // children (the ~ operator)
-  Compare,   // children[0] then (ops[i], children[i+1]); op: kKeyEqualsText (attr the key), kLoopPosition
+  Compare,   // children[0] then (ops[i], children[i+1]); op: kKeyEqualsText (attr the key, name and value the dict's name and the text), kLoopPosition
   And,       // children[0], children[1]; op == kKeyEqualsText when children[0] is such a Compare
   Or,        // children[0], children[1]
   CondExpr,  // children: test, then, else (else may be nullptr)

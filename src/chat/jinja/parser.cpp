@@ -681,6 +681,10 @@ class Parser {
     if (r.kind != ExprKind::Const || !r.value.is_string() || !key_of(*cmp.children[0], key)) return;
     cmp.attr = key;
     cmp.op = kKeyEqualsText;
+    // The name and the text again in the node itself: the renderer reads them without a chain
+    // of loads through the operands (see Renderer::condition()).
+    cmp.name = cmp.children[0]->children[0]->name;
+    cmp.value = r.value;
   }
 
   // loop.index0 == 0, loop.index > 1 (any name, the renderer checks it holds a loop): op kLoopPosition.

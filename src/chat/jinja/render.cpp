@@ -591,10 +591,10 @@ static bool compare_values(CmpOp op, const Value& left, const Value& right) {
   }
   const Expr& c = e.kind == ExprKind::And ? *e.children[0] : e;
   if (c.kind == ExprKind::Compare)
-    if (const Value* base = frame.find(c.children[0]->children[0]->name); base && base->is_dict())
+    if (const Value* base = frame.find(c.name); base && base->is_dict())
       if (const Value* v = base->dict().find(std::string_view(c.attr)); v && v->is_string()) {
         at(c.loc);
-        bool r = same_text(v->str(), c.children[1]->value.str()) == (c.ops[0] == CmpOp::Eq);
+        bool r = same_text(v->str(), c.value.str()) == (c.ops[0] == CmpOp::Eq);
         if (&c == &e || !r) return r;
         // ... and message['content'] is none (or is not none): the entry's type, as eval_test()
         // reads a stored value, without truth()'s, eval_test()'s and stored()'s calls: per render
@@ -644,10 +644,10 @@ bool Renderer::compare(const Expr& e, const Frame& frame) {
   // V3's has six a message), its shape known when parsed: read without operand()'s and stored()'s
   // walk; anything else (not a dict, no such key, not a string) takes the general path below.
   if (e.op == kKeyEqualsText)
-    if (const Value* base = frame.find(e.children[0]->children[0]->name); base && base->is_dict())
+    if (const Value* base = frame.find(e.name); base && base->is_dict())
       if (const Value* v = base->dict().find(std::string_view(e.attr)); v && v->is_string()) {
         at(e.loc);
-        return same_text(v->str(), e.children[1]->value.str()) == (e.ops[0] == CmpOp::Eq);
+        return same_text(v->str(), e.value.str()) == (e.ops[0] == CmpOp::Eq);
       }
   // loop.index0 == 0, loop.index > 1: the position against an integer, without a Value.
   if (bool r; e.op == kLoopPosition && loop_position(e, frame, r)) return r;
