@@ -376,6 +376,21 @@ class Reader {
     fail_expected_at(p, expected);
   }
 
+  // Moves v into the uninitialized slot as two 8-byte words (Values are relocatable), leaving v
+  // empty. A container's Value comes back from its call written as two 8-byte stores, and
+  // Value's move read it as one 16-byte load, which the CPU cannot forward from two stores: it
+  // waited for them to reach the cache (perf: ~8% of object<false>'s samples on the next
+  // instruction).
+  static void place(Value* slot, Value& v) {
+    std::uint64_t first, second;
+    std::memcpy(&first, static_cast<const void*>(&v), 8);
+    std::memcpy(&second, reinterpret_cast<const char*>(&v) + 8, 8);
+    asm("" : "+r"(first), "+r"(second));  // kept as two loads, not merged into one
+    std::memcpy(static_cast<void*>(slot), &first, 8);
+    std::memcpy(reinterpret_cast<char*>(slot) + 8, &second, 8);
+    ::new (static_cast<void*>(&v)) Value();  // v no longer owns what it held
+  }
+
   // The value at p (whitespace skipped) into the slot reserved at top; both move past it.
   void member(const char*& p, const char* end, Value*& top, int depth) {
     if (p != end && *p == '"') {
@@ -386,7 +401,7 @@ class Reader {
       Value v = container_or_scalar(depth);  // may move the slots
       p = p_;
       top = top_;
-      ::new (top) Value(std::move(v));
+      place(top, v);
     }
     ++top;
   }
@@ -400,7 +415,7 @@ class Reader {
       Value v = container_or_scalar(depth);  // may move the slots
       p = p_;
       top = top_;
-      ::new (top) Value(std::move(v));
+      place(top, v);
     }
     ++top;
   }
