@@ -695,7 +695,7 @@ class Reader {
     std::uint64_t special = _mm512_movepi8_mask(_mm512_subs_epi8(q, _mm512_set1_epi8(0x21))) |
                             _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8('\\'));
     return Window{p, _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8('"')), special};
-#endif
+#else
     Window w{p, 0, 0};
     for (int i = 0; i < 4; ++i) {
       __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 16 * i));
@@ -704,6 +704,7 @@ class Reader {
       w.special |= std::uint64_t{special_bytes(p + 16 * i)} << (16 * i);
     }
     return w;
+#endif
   }
   // Past the string whose opening quote is at p when its closing quote is the next one in the
   // window, or in one made at p (64 bytes readable), and no escape, control or non-ASCII byte
@@ -1253,23 +1254,26 @@ class Reader {
   std::span<const std::string_view> read_;
 };
 
-}  // namespace
-
-#ifdef TEXTEDGE_JSON_READER_AVX512
-// This file compiled again for CPUs with AVX-512 (json_reader_avx512.cpp): the readers the
-// entry points below choose when running on one.
-Value read_json_avx512(std::string_view json, ValueArena& arena) { return Reader(json, arena).document(); }
-Value read_json_members_avx512(std::string_view json, ValueArena& arena, std::span<const std::string_view> read) {
+// The members in `read` built, the others checked; empty: all built.
+Value read_members(std::string_view json, ValueArena& arena, std::span<const std::string_view> read) {
   Reader reader(json, arena);
   reader.read_only(read);
   return reader.document();
+}
+
+}  // namespace
+
+#ifdef TEXTEDGE_JSON_READER_AVX512
+// This file compiled again for CPUs with AVX-512 (json_reader_avx512.cpp): the reader
+// read_json_members below chooses when running on one.
+Value read_json_members_avx512(std::string_view json, ValueArena& arena, std::span<const std::string_view> read) {
+  return read_members(json, arena, read);
 }
 #else
 JsonSyntaxError::JsonSyntaxError(const std::string& what, std::size_t offset)
     : std::runtime_error(what + " at byte offset " + std::to_string(offset)), reason_(what), offset_(offset) {}
 
 #ifdef TEXTEDGE_AVX512_READER
-Value read_json_avx512(std::string_view json, ValueArena& arena);
 Value read_json_members_avx512(std::string_view json, ValueArena& arena, std::span<const std::string_view> read);
 #endif
 
@@ -1297,13 +1301,6 @@ bool avx512_reader() {
 #endif
 }
 
-Value read_document(std::string_view json, ValueArena& arena) {
-#ifdef TEXTEDGE_AVX512_READER
-  if (avx512_reader()) return read_json_avx512(json, arena);
-#endif
-  return Reader(json, arena).document();
-}
-
 // A value read into an arena, rebuilt to own all it holds.
 Value owned_copy(const Value& v) {
   switch (v.type()) {
@@ -1328,19 +1325,17 @@ Value owned_copy(const Value& v) {
 }  // namespace
 
 Value read_json(std::string_view json, ValueArena* arena) {
-  if (arena) return read_document(json, *arena);
+  if (arena) return read_json_members(json, *arena, {});
   // Without an arena: read into one of its own (the reader's one fast path), then copy out.
   ValueArena own;
-  return owned_copy(read_document(json, own));
+  return owned_copy(read_json_members(json, own, {}));
 }
 
 Value read_json_members(std::string_view json, ValueArena& arena, std::span<const std::string_view> read) {
 #ifdef TEXTEDGE_AVX512_READER
   if (avx512_reader()) return read_json_members_avx512(json, arena, read);
 #endif
-  Reader reader(json, arena);
-  reader.read_only(read);
-  return reader.document();
+  return read_members(json, arena, read);
 }
 
 void check_json(std::string_view json) {
