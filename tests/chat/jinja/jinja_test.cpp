@@ -300,6 +300,18 @@ TEST(Jinja, Limits) {
   EXPECT_EQ(error_of("{% for i in range(1000) %}xxxxxxxxxx{% endfor %}", "{}", small).kind(), "LimitError");
   EXPECT_EQ(error_of("{% set s = 'x' * 100 %}{% for i in range(100) %}{{ s }}{% endfor %}", "{}", small).kind(),
             "LimitError");
+  // `+` chains, into the output and into a value, are checked once each chain.
+  EXPECT_EQ(error_of("{% set s = 'x' * 100 %}{% for i in range(100) %}{{ '<' + s + '>' }}{% endfor %}", "{}", small).kind(),
+            "LimitError");
+  EXPECT_EQ(error_of("{% set ns = namespace(t='') %}{% for i in range(100) %}{% set ns.t = ns.t + 'xxxxxxxxxxxxxxxxxxxx' + "
+                     "'x' %}{% endfor %}",
+                     "{}", small)
+                .kind(),
+            "LimitError");
+  EXPECT_EQ(render("{% set ns = namespace(t='') %}{% for i in range(40) %}{% set ns.t = ns.t + 'xxxxxxxxxxxxxxxxxxxx' + "
+                   "'x' %}{% endfor %}{{ ns.t | length }}",
+                   "{}", small),
+            "840");
 
   RenderLimits steps;
   steps.max_steps = 10000;
