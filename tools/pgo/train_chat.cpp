@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "support/pretty_json.hpp"
 #include "textedge/chat_template.hpp"
 
 namespace {
@@ -27,39 +28,6 @@ std::string read_file(const std::filesystem::path& path) {
   std::stringstream text;
   text << in.rdbuf();
   return text.str();
-}
-
-// Compact JSON re-indented as Python's json.dumps(indent=n) writes it.
-std::string pretty(std::string_view json, int indent) {
-  std::string out;
-  int depth = 0;
-  bool in_string = false;
-  auto line = [&] { out += '\n', out.append(static_cast<std::size_t>(depth * indent), ' '); };
-  for (std::size_t i = 0; i < json.size(); ++i) {
-    char c = json[i];
-    if (in_string) {
-      out += c;
-      if (c == '\\') out += json[++i];
-      else if (c == '"') in_string = false;
-      continue;
-    }
-    bool empty = (c == '{' || c == '[') && i + 1 < json.size() && (json[i + 1] == '}' || json[i + 1] == ']');
-    if (c == '"') {
-      in_string = true;
-      out += c;
-    } else if ((c == '{' || c == '[') && !empty) {
-      out += c, ++depth, line();
-    } else if ((c == '}' || c == ']') && !(i > 0 && (json[i - 1] == '{' || json[i - 1] == '['))) {
-      --depth, line(), out += c;
-    } else if (c == ',') {
-      out += c, line();
-    } else if (c == ':') {
-      out += ": ";
-    } else {
-      out += c;
-    }
-  }
-  return out;
 }
 
 }  // namespace
@@ -79,7 +47,7 @@ int main(int argc, char** argv) {
   std::vector<std::string> requests;
   for (simdjson::dom::element c : conversations.get_array()) {
     std::string compact = simdjson::minify(c["request"]);
-    for (int indent : {1, 2, 4}) requests.push_back(pretty(compact, indent));
+    for (int indent : {1, 2, 4}) requests.push_back(test_support::pretty_printed(compact, indent));
     requests.push_back(std::move(compact));
   }
 

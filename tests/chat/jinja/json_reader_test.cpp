@@ -12,9 +12,12 @@
 
 #include "chat/jinja/runtime.hpp"
 #include "chat/jinja/template.hpp"
+#include "support/pretty_json.hpp"
 
 namespace textedge::detail::jinja {
 namespace {
+
+using test_support::pretty_printed;
 
 // A random document of `atoms`, containers nested below `depth` up to four levels, members
 // separated inline or by pretty JSON's line breaks, keys "k0" to "k9" (repeats included).
@@ -345,30 +348,6 @@ TEST(JsonReader, MembersNotBuiltAreCheckedAsIfRead) {
   }
   expect_members_as_read_json("[{\"tools\": 1}]");
   expect_members_as_read_json("{\"tools\": 1, \"tools\": [2], \"messages\": 3, \"messages\": 4}");
-}
-
-// Compact JSON text as json.dumps(indent=step) writes it: a line per member, `step` spaces a level.
-std::string pretty_printed(const std::string& compact, int step) {
-  std::string out;
-  int level = 0;
-  bool in_string = false;
-  for (std::size_t i = 0; i < compact.size(); ++i) {
-    char c = compact[i];
-    out += c;
-    if (in_string) {
-      if (c == '\\') out += compact[++i];
-      else if (c == '"') in_string = false;
-      continue;
-    }
-    if (c == '"') in_string = true;
-    if (c == ':') out += ' ';
-    auto line = [&] { out += '\n' + std::string(static_cast<std::size_t>(level * step), ' '); };
-    if ((c == '{' || c == '[') && compact[i + 1] != (c == '{' ? '}' : ']')) ++level, line();
-    if (c == ',') line();
-    if (i + 1 < compact.size() && (compact[i + 1] == '}' || compact[i + 1] == ']') && c != '{' && c != '[')
-      --level, line();
-  }
-  return out;
 }
 
 // Pretty JSON's line breaks are taken where the reader predicts the next line starts (the last
