@@ -254,6 +254,7 @@ namespace {
 // The parts of a chat request, read once; undefined for what is absent.
 struct RequestParts {
   jinja::Value messages, tools, documents, kwargs;
+  bool add_generation_prompt = true, continue_final_message = false;  // the options', or the request's
   std::string_view request;  // apply_request's whole request; empty for apply()
 
   // Where a part's value begins in the caller's JSON, for errors.
@@ -291,6 +292,8 @@ std::string render_request(const ChatTemplate::Impl& impl, const RequestParts& p
 std::string ChatTemplate::apply(std::string_view messages_json, const ChatOptions& options) const {
   jinja::ValueArena arena;  // the request's values: outlives the render
   RequestParts parts;
+  parts.add_generation_prompt = options.add_generation_prompt;
+  parts.continue_final_message = options.continue_final_message;
   parts.messages = read_request_json(messages_json, arena, "messages");
   if (!options.tools.empty()) parts.tools = read_request_json(options.tools, arena, "tools", impl_->reads("tools"));
   if (!options.documents.empty())
@@ -301,7 +304,13 @@ std::string ChatTemplate::apply(std::string_view messages_json, const ChatOption
 }
 
 std::string detail::apply_values(const ChatTemplate& chat, const ChatValues& values, const ChatOptions& options) {
-  RequestParts parts{values.messages, values.tools, values.documents, values.chat_template_kwargs, {}};
+  RequestParts parts{values.messages,
+                     values.tools,
+                     values.documents,
+                     values.chat_template_kwargs,
+                     options.add_generation_prompt,
+                     options.continue_final_message,
+                     {}};
   return render_request(*chat.impl(), parts, options);
 }
 
@@ -316,8 +325,9 @@ std::string ChatTemplate::apply_request(std::string_view request_json, const Cha
   if (!request.is_dict())
     throw InputError("the request must be a JSON object, got " + json_kind(request),
                      request_json.find_first_not_of(" \t\n\r"));
-  ChatOptions options = defaults;
   RequestParts parts;
+  parts.add_generation_prompt = defaults.add_generation_prompt;
+  parts.continue_final_message = defaults.continue_final_message;
   parts.request = request_json;
   for (const auto& [key, value] : request.dict().entries()) {
     std::string_view name = key.str();
@@ -333,17 +343,17 @@ std::string ChatTemplate::apply_request(std::string_view request_json, const Cha
       if (!value.is_bool())
         throw InputError(std::string(name) + " must be true or false, got " + json_kind(value),
                          member_value_offset(request_json, name));
-      (name == "add_generation_prompt" ? options.add_generation_prompt : options.continue_final_message) =
+      (name == "add_generation_prompt" ? parts.add_generation_prompt : parts.continue_final_message) =
           value.as_bool();
     }
   }
   if (parts.messages.is_undefined()) throw InputError("the request has no \"messages\"", 0);
-  return render_request(*impl_, parts, options);
+  return render_request(*impl_, parts, defaults);
 }
 
 namespace {
 std::string render_request(const ChatTemplate::Impl& impl, const RequestParts& parts, const ChatOptions& options) {
-  if (options.add_generation_prompt && options.continue_final_message)
+  if (parts.add_generation_prompt && parts.continue_final_message)
     throw Error(
         "continue_final_message and add_generation_prompt are not compatible (add_generation_prompt is true unless set "
         "to false)");
@@ -364,16 +374,16 @@ std::string render_request(const ChatTemplate::Impl& impl, const RequestParts& p
   if (kwargs)
     for (const auto& [key, value] : kwargs->entries()) vars.emplace_back(key.str(), value);
   std::string final_text;
-  if (options.continue_final_message) final_text = final_message_text(parts);
+  if (parts.continue_final_message) final_text = final_message_text(parts);
   vars.emplace_back("messages", parts.messages);
   vars.emplace_back("tools", parts.tools.is_undefined() ? jinja::Value::none() : parts.tools);
   vars.emplace_back("documents", parts.documents.is_undefined() ? jinja::Value::none() : parts.documents);
-  vars.emplace_back("add_generation_prompt", jinja::Value(options.add_generation_prompt));
+  vars.emplace_back("add_generation_prompt", jinja::Value(parts.add_generation_prompt));
   bool has_tools = parts.tools.is_list() && !parts.tools.items().empty();
   jinja::RenderLimits limits;
   limits.now = options.now;
   std::string rendered = impl.choose(options, has_tools).render(vars, limits);
-  if (options.continue_final_message) return cut_after_final_message(rendered, final_text);
+  if (parts.continue_final_message) return cut_after_final_message(rendered, final_text);
   return rendered;
 }
 }  // namespace

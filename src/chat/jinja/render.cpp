@@ -3,7 +3,10 @@
 #include <pthread.h>
 
 #include <algorithm>
+#include <cstdint>
+#include <cstring>
 #include <unordered_map>
+#include <utility>
 
 #include "chat/jinja/lexer.hpp"
 #include "chat/jinja/objects.hpp"
@@ -137,9 +140,13 @@ std::string Renderer::run(std::span<const Variable> variables, std::size_t reser
   NamespacesScope namespaces{linked_namespaces_};
   Ref<Frame> root(new Frame(Ref<Frame>()));
   FrameScope scope{root};
-  root->vars.reserve(variables.size() + 8);  // the variables, and room for a few set at the top level
+  // Only the variables the template names (most name a few: Llama 3's three), with room for a
+  // few set at the top level; up to four stay in the frame, without an allocation.
+  SmallVector<std::pair<NameId, const Value*>, 32> named;
   for (auto& [name, value] : variables)
-    if (const NameId* id = t_.find_id(name)) root->set(*id, value);
+    if (const NameId* id = t_.find_id(name)) named.emplace_back(*id, &value);
+  if (named.size() > 3) root->vars.reserve(named.size() + 8);
+  for (auto& [id, value] : named) root->set(id, *value);
   std::string out;
   out.reserve(reserve);
   out_ = &out;
@@ -714,11 +721,43 @@ bool Renderer::emit_sum(const Expr& e, const Frame& frame) {
   if (o.kind == SumOperand::TrimmedKey) {
     at(o.expr->loc);
     step();
-    charge(*v);
+    charge(s.size() / 16);  // charge(*v) for the string v is
     s = strip_whitespace(s);
     charge(s.size() / 16);
   }
   return true;
+}
+
+constexpr std::size_t kGathered = 256;  // add_operands' buffer for plain operands
+
+// Copies n bytes from `from` to `to`, reading and writing no byte outside either range: up to 32
+// inline, in overlapping words, more by memcpy.
+[[gnu::always_inline]] static inline void copy_text(char* to, const char* from, std::size_t n) {
+  if (n > 32) {
+    std::memcpy(to, from, n);
+  } else if (n >= 16) {
+    char a[16], b[16];
+    std::memcpy(a, from, 16);
+    std::memcpy(b, from + n - 16, 16);
+    std::memcpy(to, a, 16);
+    std::memcpy(to + n - 16, b, 16);
+  } else if (n >= 8) {
+    std::uint64_t a, b;
+    std::memcpy(&a, from, 8);
+    std::memcpy(&b, from + n - 8, 8);
+    std::memcpy(to, &a, 8);
+    std::memcpy(to + n - 8, &b, 8);
+  } else if (n >= 4) {
+    std::uint32_t a, b;
+    std::memcpy(&a, from, 4);
+    std::memcpy(&b, from + n - 4, 4);
+    std::memcpy(to, &a, 4);
+    std::memcpy(to + n - 4, &b, 4);
+  } else if (n) {
+    to[0] = from[0];
+    to[n / 2] = from[n / 2];
+    to[n - 1] = from[n - 1];
+  }
 }
 
 // The operands come flattened from the parser (Expr::sum), constant strings and a variable's
@@ -753,16 +792,29 @@ Renderer::Sum Renderer::add_walked(const Expr& e, const Frame& frame, std::strin
                                                                    std::string& text, std::size_t mark, Value& sum) {
   bool adding = false;
   const std::size_t n = ops.size();
+  // A value's plain operands are gathered here and appended to `text` in one piece: before any
+  // other operand runs, and at the end. (Into the output they go straight.)
+  const bool gather = text.empty();
+  char gathered[kGathered];
+  std::size_t g = 0;
   for (std::size_t k = 0; k < n; ++k) {
     const SumOperand& so = ops[k];
     const Expr& o = *so.expr;
     if (!adding) {
       std::string_view plain;
       if (plain_text(so, frame, plain)) {
+        if (gather && plain.size() <= kGathered - g) {
+          copy_text(gathered + g, plain.data(), plain.size());
+          g += plain.size();
+          if (text.size() + g > limits_.max_output_bytes) check_size(text.size() + g);
+          continue;
+        }
+        if (g) text.append(gathered, std::exchange(g, 0));
         text.append(plain);
         if (text.size() > limits_.max_output_bytes) check_size(text.size());
         continue;
       }
+      if (g) text.append(gathered, std::exchange(g, 0));
       // x | trim of another stored string (a namespace's attribute, a name): as plain_text().
       if (o.kind == ExprKind::Filter && o.op == kTrimFilter && o.children[0])
         if (const Value* held = stored(*o.children[0], frame); held && held->is_string() && !held->is_markup()) {
@@ -796,6 +848,7 @@ Renderer::Sum Renderer::add_walked(const Expr& e, const Frame& frame, std::strin
     sum = op_add(sum, v);
     charge(sum);
   }
+  if (g) text.append(gathered, g);
   return adding ? Sum::Value : Sum::Text;
 }
 
