@@ -238,6 +238,73 @@ TEST(JsonReader, RefusesNestingDeeperThanItsLimit) {
 
 // What tojson writes, the reader reads back to the same values, and every strict prefix or
 // corrupted byte is either read or refused (never a crash, never half a document).
+// Strings long enough for the AVX-512 reader's 64-byte blocks (and the 16-byte ones), made of
+// random pieces (ASCII runs, two- to four-byte characters at UTF-8's range edges, escapes), at
+// random places in their blocks: read, each is its pieces' text; with one byte changed, read_json
+// refuses it exactly as check_json (which checks byte by byte) does, same reason, same offset.
+TEST(JsonReader, LongStringsOfPiecesAsCheckedByteByByte) {
+  struct Piece {
+    const char* json;
+    const char* text;
+  };
+  const Piece pieces[] = {
+      {"a", "a"},
+      {"xyz", "xyz"},
+      {"0123456789abcdef", "0123456789abcdef"},
+      {"\xc3\xa9", "\xc3\xa9"},                  // é
+      {"\xc2\x80", "\xc2\x80"},                  // U+0080
+      {"\xe2\x82\xac", "\xe2\x82\xac"},          // €
+      {"\xe0\xa0\x80", "\xe0\xa0\x80"},          // U+0800
+      {"\xed\x9f\xbf", "\xed\x9f\xbf"},          // U+D7FF
+      {"\xef\xbf\xbf", "\xef\xbf\xbf"},          // U+FFFF
+      {"\xf0\x9f\x98\x80", "\xf0\x9f\x98\x80"},  // 😀
+      {"\xf0\x90\x80\x80", "\xf0\x90\x80\x80"},  // U+10000
+      {"\xf4\x8f\xbf\xbf", "\xf4\x8f\xbf\xbf"},  // U+10FFFF
+      {"\\n", "\n"},
+      {"\\\"", "\""},
+      {"\\\\", "\\"},
+      {"\\/", "/"},
+      {"\\t", "\t"},
+      {"\\u00e9", "\xc3\xa9"},
+      {"\\ud83d\\ude00", "\xf0\x9f\x98\x80"},
+  };
+  const char corrupt[] = {'"',    '\\',   '\x01', '\x1f', '\x7f', '\x80', '\xbf', '\xc0', '\xc1', '\xc2',
+                          '\xdf', '\xe0', '\xed', '\xef', '\xf0', '\xf4', '\xf5', '\xff', 'u',    ' '};
+  auto error_of = [](auto&& read) -> std::string {
+    try {
+      read();
+    } catch (const JsonSyntaxError& e) {
+      return e.reason() + " at " + std::to_string(e.offset());
+    }
+    return "";
+  };
+  std::mt19937 rng(11);
+  for (int round = 0; round < 600; ++round) {
+    std::string json = "[" + std::string(rng() % 64, ' ') + "\"", text;
+    const std::size_t first = json.size();
+    for (int n = static_cast<int>(rng() % 80); n > 0; --n) {
+      const Piece& piece = pieces[rng() % std::size(pieces)];
+      json += piece.json;
+      text += piece.text;
+    }
+    const std::size_t last = json.size();
+    json += "\", 1]" + std::string(rng() % 80, ' ');
+    ValueArena arena;
+    Value v = read_json(json, &arena);
+    ASSERT_TRUE(v.is_list()) << json;
+    EXPECT_EQ(v.items()[0].str(), text) << json;
+    EXPECT_EQ(read_json(json, nullptr).items()[0].str(), text) << json;
+    for (int k = 0; k < 12 && last > first; ++k) {
+      std::string bad = json;
+      bad[first + rng() % (last - first + 1)] = corrupt[rng() % std::size(corrupt)];
+      ValueArena scratch;
+      const std::string read_error = error_of([&] { read_json(bad, &scratch); });
+      EXPECT_EQ(read_error, error_of([&] { check_json(bad); })) << bad;
+      EXPECT_EQ(error_of([&] { read_json(bad, nullptr); }), read_error) << bad;
+    }
+  }
+}
+
 TEST(JsonReader, RoundTripsAndSurvivesCorruption) {
   std::mt19937 rng(7);
   const char* atoms[] = {"0",
