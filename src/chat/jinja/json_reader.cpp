@@ -827,6 +827,10 @@ class Reader {
   // character, or fewer than 16 bytes before the end.
   [[gnu::noinline]] const char* skip_special_string(const char* q) {
     p_ = q;
+#ifdef __AVX512BW__
+    int specials = 0;
+    const char* by_bytes = nullptr;  // as special_string_text's
+#endif
     for (;;) {
       skip_plain();
       if (p_ == end_) fail("unterminated string");
@@ -838,6 +842,12 @@ class Reader {
       } else if (c < 0x20) {
         fail("control character in a string (it must be escaped)");
       } else {
+#ifdef __AVX512BW__
+        if (++specials > 2 && p_ >= by_bytes && end_ - p_ >= 64) {
+          utf8_blocks(by_bytes);
+          continue;
+        }
+#endif
         skip_utf8();
       }
     }

@@ -241,7 +241,8 @@ TEST(JsonReader, RefusesNestingDeeperThanItsLimit) {
 // Strings long enough for the AVX-512 reader's 64-byte blocks (and the 16-byte ones), made of
 // random pieces (ASCII runs, two- to four-byte characters at UTF-8's range edges, escapes), at
 // random places in their blocks: read, each is its pieces' text; with one byte changed, read_json
-// refuses it exactly as check_json (which checks byte by byte) does, same reason, same offset.
+// refuses it exactly as check_json (which checks byte by byte) does, same reason, same offset,
+// also when it skips it unread.
 TEST(JsonReader, LongStringsOfPiecesAsCheckedByteByByte) {
   struct Piece {
     const char* json;
@@ -301,6 +302,11 @@ TEST(JsonReader, LongStringsOfPiecesAsCheckedByteByByte) {
       const std::string read_error = error_of([&] { read_json(bad, &scratch); });
       EXPECT_EQ(read_error, error_of([&] { check_json(bad); })) << bad;
       EXPECT_EQ(error_of([&] { read_json(bad, nullptr); }), read_error) << bad;
+      // Skipped as a member no template reads: the same error, 12 bytes on.
+      static constexpr std::string_view kRead[] = {"messages"};
+      std::string skipped_error = error_of([&] { read_json_members("{\"tools\": " + bad + "}", scratch, kRead); });
+      std::string expected = error_of([&] { check_json("{\"tools\": " + bad + "}"); });
+      EXPECT_EQ(skipped_error, expected) << bad;
     }
   }
 }
