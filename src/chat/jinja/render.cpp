@@ -730,29 +730,30 @@ bool Renderer::emit_sum(const Expr& e, const Frame& frame) {
 
 constexpr std::size_t kGathered = 256;  // add_operands' buffer for plain operands
 
-// Copies n bytes from `from` to `to`, reading and writing no byte outside either range: up to 32
-// inline, in overlapping words, more by memcpy.
+// n bytes, sizeof(W) <= n <= 2 * sizeof(W), as two words that overlap: no byte outside either
+// range read or written.
+template <class W>
+[[gnu::always_inline]] static inline void copy_two_words(char* to, const char* from, std::size_t n) {
+  W head, tail;
+  std::memcpy(&head, from, sizeof(W));
+  std::memcpy(&tail, from + n - sizeof(W), sizeof(W));
+  std::memcpy(to, &head, sizeof(W));
+  std::memcpy(to + n - sizeof(W), &tail, sizeof(W));
+}
+
+// Copies n bytes from `from` to `to`: up to 32 inline, more by memcpy.
 [[gnu::always_inline]] static inline void copy_text(char* to, const char* from, std::size_t n) {
+  struct Block16 {
+    char bytes[16];
+  };
   if (n > 32) {
     std::memcpy(to, from, n);
   } else if (n >= 16) {
-    char a[16], b[16];
-    std::memcpy(a, from, 16);
-    std::memcpy(b, from + n - 16, 16);
-    std::memcpy(to, a, 16);
-    std::memcpy(to + n - 16, b, 16);
+    copy_two_words<Block16>(to, from, n);
   } else if (n >= 8) {
-    std::uint64_t a, b;
-    std::memcpy(&a, from, 8);
-    std::memcpy(&b, from + n - 8, 8);
-    std::memcpy(to, &a, 8);
-    std::memcpy(to + n - 8, &b, 8);
+    copy_two_words<std::uint64_t>(to, from, n);
   } else if (n >= 4) {
-    std::uint32_t a, b;
-    std::memcpy(&a, from, 4);
-    std::memcpy(&b, from + n - 4, 4);
-    std::memcpy(to, &a, 4);
-    std::memcpy(to + n - 4, &b, 4);
+    copy_two_words<std::uint32_t>(to, from, n);
   } else if (n) {
     to[0] = from[0];
     to[n / 2] = from[n / 2];
@@ -793,7 +794,9 @@ Renderer::Sum Renderer::add_walked(const Expr& e, const Frame& frame, std::strin
   bool adding = false;
   const std::size_t n = ops.size();
   // A value's plain operands are gathered here and appended to `text` in one piece: before any
-  // other operand runs, and at the end. (Into the output they go straight.)
+  // other operand runs, and at the end. Performance note (callgrind, render from values read):
+  // Llama 3.1's walk -230 instructions (four appends fewer a chain, each ~8 over copy_text).
+  // Into the output they go straight: gathered there too, DeepSeek V3 was 1-2% slower.
   const bool gather = text.empty();
   char gathered[kGathered];
   std::size_t g = 0;
