@@ -286,6 +286,8 @@ std::string final_message_text(const RequestParts& parts) {
       parts.offset_of("messages"));
 }
 
+// The two flags come from `parts` (the request's own override the options'); `options` gives the
+// template's name and the pinned time.
 std::string render_request(const ChatTemplate::Impl& impl, const RequestParts& parts, const ChatOptions& options);
 }  // namespace
 
