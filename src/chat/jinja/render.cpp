@@ -721,7 +721,7 @@ bool Renderer::emit_sum(const Expr& e, const Frame& frame) {
   if (o.kind == SumOperand::TrimmedKey) {
     at(o.expr->loc);
     step();
-    charge(s.size() / 16);  // charge(*v) for the string v is
+    charge(s.size() / 16);  // charge(*v), v being a string
     s = strip_whitespace(s);
     charge(s.size() / 16);
   }
