@@ -19,6 +19,7 @@
 #include <string_view>
 #include <vector>
 
+#include "base/copy_bytes.hpp"
 #include "base/large_blocks.hpp"
 
 namespace textedge::detail {
@@ -157,7 +158,7 @@ class StringIdMap {
   void reserve(std::size_t expected, std::size_t key_bytes = 0, bool filtered = false) {
     slots_.assign(table_capacity_for(expected), Slot{});
     if (filtered) filter_.reserve(slots_.size());
-    arena_.reserve(key_bytes ? key_bytes : expected * 8);  // exact when given: growing copies
+    arena_.resize(key_bytes ? key_bytes : expected * 8);  // exact when given: growing copies
   }
 
   // Inserts or overwrites (later insertions win, as in a Rust HashMap collect).
@@ -169,8 +170,8 @@ class StringIdMap {
     for (std::size_t i = h & mask;; i = (i + 1) & mask) {
       Slot& s = slots_[i];
       if (s.length == kEmpty) {
-        s = Slot{static_cast<std::uint32_t>(h), static_cast<std::uint32_t>(arena_.size()), static_cast<std::uint32_t>(key.size()), id};
-        arena_.insert(arena_.end(), key.begin(), key.end());
+        s = Slot{static_cast<std::uint32_t>(h), static_cast<std::uint32_t>(arena_used_), static_cast<std::uint32_t>(key.size()), id};
+        append_key(key);
         ++size_;
         if (!filter_.empty()) filter_.add(h);
         return;
@@ -216,6 +217,12 @@ class StringIdMap {
     std::uint32_t hash = 0, offset = 0, length = kEmpty, id = 0;
   };
   std::string_view key_of(const Slot& s) const { return {arena_.data() + s.offset, s.length}; }
+  // The arena is sized ahead and filled up to arena_used_, short keys copied inline.
+  void append_key(std::string_view key) {
+    if (arena_.size() - arena_used_ < key.size()) arena_.resize(std::max(2 * arena_.size(), arena_used_ + key.size()));
+    copy_bytes(arena_.data() + arena_used_, key.data(), key.size());
+    arena_used_ += key.size();
+  }
   void grow() {
     HugeVector<Slot> old = std::move(slots_);
     slots_.assign(old.empty() ? 16 : old.size() * 2, Slot{});
@@ -234,6 +241,7 @@ class StringIdMap {
 
   HugeVector<Slot> slots_;
   HugeVector<char> arena_;
+  std::size_t arena_used_ = 0;
   std::size_t size_ = 0;
   BlockedFilter filter_;  // empty unless reserved `filtered`
 };

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <chrono>
 #include <future>
@@ -72,6 +73,36 @@ TEST(ThreadRunInParallel, RunsBothAndRethrows) {
   bool second_ran = false;
   EXPECT_THROW(run_in_parallel(true, [] { throw std::logic_error("first"); }, [&] { second_ran = true; }), std::logic_error);
   EXPECT_TRUE(second_ran);  // both finish before the exception leaves
+}
+
+// Three threads take ranges until none is left: every index once, the ranges `size` long until
+// a quarter of what is left is shorter, then shorter, down to `min_size` (the last one shorter
+// still when n runs out).
+TEST(ThreadWorkRanges, EveryIndexOnceTheLastRangesShorter) {
+  for (auto [n, size, min_size] : std::vector<std::array<std::size_t, 3>>{
+           {0, 8, 2}, {1, 8, 2}, {7, 8, 2}, {100, 8, 2}, {61249, 8192, 512}, {5000, 64, 0}, {5000, 64, 100}}) {
+    WorkRanges ranges(n, size, min_size);
+    std::vector<std::pair<std::size_t, std::size_t>> taken[3];
+    auto take = [&](int k) {
+      for (std::size_t b, e; ranges.next(b, e);) taken[k].emplace_back(b, e);
+    };
+    std::thread one(take, 1), two(take, 2);
+    take(0);
+    one.join();
+    two.join();
+    std::vector<std::pair<std::size_t, std::size_t>> all;
+    for (auto& list : taken) all.insert(all.end(), list.begin(), list.end());
+    std::sort(all.begin(), all.end());
+    std::size_t at = 0;
+    const std::size_t least = std::min(min_size ? min_size : size, size);
+    for (auto [b, e] : all) {
+      EXPECT_EQ(b, at) << n;  // no gap, no overlap
+      EXPECT_LT(b, e);
+      EXPECT_EQ(e - b, e == n ? e - b : std::clamp((n - b) / 4, least, size)) << n << " " << b;
+      at = e;
+    }
+    EXPECT_EQ(at, n);
+  }
 }
 
 TEST(ThreadTwoEndedRanges, EveryRangeOnceTheFrontsInOrderBeforeTheBacks) {

@@ -4,7 +4,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
+#include <cctype>
 #include <filesystem>
 #include <fstream>
 #include <random>
@@ -328,6 +330,60 @@ TEST(TokenizerBytes, TokenBytesOfByteLevelAndSentencePiece) {
   EXPECT_EQ(llama2.token_bytes(*llama2.token_to_id("<0x0A>")), "\n");  // byte fallback
   EXPECT_EQ(llama2.token_bytes(1), "");                             // <s>
   EXPECT_EQ(llama2.vocab_bytes().size(), llama2.vocab_size());
+}
+
+// A token as SentencePiece's decoder chain (Replace, ByteFallback, Fuse) maps it alone: every
+// occurrence of `from` replaced, left to right, and "<0xNN>" the byte.
+static std::string replaced_token(const std::string& token, std::string_view from, std::string_view to) {
+  std::string out;
+  for (std::size_t i = 0; i < token.size();) {
+    if (token.compare(i, from.size(), from) == 0) {
+      out += to;
+      i += from.size();
+    } else {
+      out += token[i++];
+    }
+  }
+  auto hex = [](char c) { return std::isxdigit(static_cast<unsigned char>(c)) != 0; };
+  if (out.size() == 6 && out.starts_with("<0x") && out[5] == '>' && hex(out[3]) && hex(out[4]))
+    return std::string(1, static_cast<char>(std::stoi(out.substr(3, 2), nullptr, 16)));
+  return out;
+}
+
+// The loader maps most such tokens without the chain's loops (ReplaceThenByte::map_short in
+// tokenizer.cpp): every token of two real vocabularies, and made-up tokens with the replaced
+// string anywhere, any number of times, at every length up to 30 bytes, replaced by a longer
+// non-ASCII one.
+TEST(TokenizerBytes, ReplaceChainTokensAsTheChainMapsThem) {
+  for (const char* model : {"llama2", "gemma3"}) {
+    auto tok = Tokenizer::load(model_path(model));
+    std::size_t checked = 0;
+    for (TokenId id = 0; id < tok.vocab_size(); ++id) {
+      auto token = tok.id_to_token(id);
+      if (!token || tok.is_special(id)) continue;
+      ASSERT_EQ(tok.token_bytes(id), replaced_token(*token, "\u2581", " ")) << model << " id " << id;
+      ++checked;
+    }
+    EXPECT_GT(checked, 30000u) << model;
+  }
+
+  const std::vector<std::string> pieces = {"\xE4\xB8\x80", "a", "\xC3\xA9", "xyz"};  // 一, a, é, xyz
+  std::mt19937 random(7);
+  std::vector<std::string> tokens;
+  std::string vocab;
+  for (int i = 0; tokens.size() < 3000 && i < 100000; ++i) {
+    std::string token;
+    for (std::size_t n = random() % 12; n > 0; --n) token += pieces[random() % pieces.size()];
+    if (token.empty() || token.size() > 30 || std::find(tokens.begin(), tokens.end(), token) != tokens.end()) continue;
+    vocab += (tokens.empty() ? "\"" : ",\"") + token + "\":" + std::to_string(tokens.size());
+    tokens.push_back(token);
+  }
+  const std::string decoder = R"({"type":"Sequence","decoders":[{"type":"Replace","pattern":{"String":"一"},"content":"é"},)"
+                              R"({"type":"ByteFallback"},{"type":"Fuse"}]})";
+  Tokenizer tok = Tokenizer::from_json(R"({"model":{"type":"BPE","vocab":{)" + vocab + R"(},"merges":[]},"decoder":)" + decoder + "}",
+                                       "made_up.json");
+  for (std::size_t id = 0; id < tokens.size(); ++id)
+    ASSERT_EQ(tok.token_bytes(static_cast<TokenId>(id)), replaced_token(tokens[id], "\xE4\xB8\x80", "\xC3\xA9")) << tokens[id];
 }
 
 TEST(TokenizerBatch, InvalidTextInABatchThrowsAndThePoolStaysUsable) {

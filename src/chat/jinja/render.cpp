@@ -8,6 +8,7 @@
 #include <unordered_map>
 #include <utility>
 
+#include "base/copy_bytes.hpp"
 #include "chat/jinja/lexer.hpp"
 #include "chat/jinja/objects.hpp"
 
@@ -730,37 +731,6 @@ bool Renderer::emit_sum(const Expr& e, const Frame& frame) {
 
 constexpr std::size_t kGathered = 256;  // add_operands' buffer for plain operands
 
-// n bytes, sizeof(W) <= n <= 2 * sizeof(W), as two words that overlap: no byte outside either
-// range read or written.
-template <class W>
-[[gnu::always_inline]] static inline void copy_two_words(char* to, const char* from, std::size_t n) {
-  W head, tail;
-  std::memcpy(&head, from, sizeof(W));
-  std::memcpy(&tail, from + n - sizeof(W), sizeof(W));
-  std::memcpy(to, &head, sizeof(W));
-  std::memcpy(to + n - sizeof(W), &tail, sizeof(W));
-}
-
-// Copies n bytes from `from` to `to`: up to 32 inline, more by memcpy.
-[[gnu::always_inline]] static inline void copy_text(char* to, const char* from, std::size_t n) {
-  struct Block16 {
-    char bytes[16];
-  };
-  if (n > 32) {
-    std::memcpy(to, from, n);
-  } else if (n >= 16) {
-    copy_two_words<Block16>(to, from, n);
-  } else if (n >= 8) {
-    copy_two_words<std::uint64_t>(to, from, n);
-  } else if (n >= 4) {
-    copy_two_words<std::uint32_t>(to, from, n);
-  } else if (n) {
-    to[0] = from[0];
-    to[n / 2] = from[n / 2];
-    to[n - 1] = from[n - 1];
-  }
-}
-
 // The operands come flattened from the parser (Expr::sum), constant strings and a variable's
 // string entries read without operand()'s walk (plain_text). Walk of Llama 3.1's template on
 // bench/data/chat_six_messages_two_tools.json (callgrind, /tmp driver looping apply_request, read
@@ -795,7 +765,7 @@ Renderer::Sum Renderer::add_walked(const Expr& e, const Frame& frame, std::strin
   const std::size_t n = ops.size();
   // A value's plain operands are gathered here and appended to `text` in one piece: before any
   // other operand runs, and at the end. Performance note (callgrind, render from values read):
-  // Llama 3.1's walk -230 instructions (four appends fewer a chain, each ~8 over copy_text).
+  // Llama 3.1's walk -230 instructions (four appends fewer a chain, each ~8 over copy_bytes).
   // Into the output they go straight: gathered there too, DeepSeek V3 was 1-2% slower.
   const bool gather = text.empty();
   char gathered[kGathered];
@@ -807,7 +777,7 @@ Renderer::Sum Renderer::add_walked(const Expr& e, const Frame& frame, std::strin
       std::string_view plain;
       if (plain_text(so, frame, plain)) {
         if (gather && plain.size() <= kGathered - g) {
-          copy_text(gathered + g, plain.data(), plain.size());
+          copy_bytes(gathered + g, plain.data(), plain.size());
           g += plain.size();
           if (text.size() + g > limits_.max_output_bytes) check_size(text.size() + g);
           continue;

@@ -307,7 +307,7 @@ BpeModel BpeModel::from_json(const Json& model, bool byte_level, const BpeLists*
   // against 3.8, timed inside a load).
   const auto& entries = lists.merges;
   ScratchArray<std::uint64_t> side_hashes(2 * entries.size());
-  WorkRanges hash_ranges(entries.size(), 8192);
+  WorkRanges hash_ranges(entries.size(), 8192, 1024);
   auto hash_sides = [&] {
     for (std::size_t begin, end; hash_ranges.next(begin, end);)
       for (std::size_t rank = begin; rank < end; ++rank) {
@@ -469,7 +469,7 @@ BpeModel BpeModel::from_json(const Json& model, bool byte_level, const BpeLists*
   // a fifth longer (later merges make longer tokens; Llama 3.1 5.3 against 6.5 ms, timed inside
   // a load). The error reported is the lowest rank's, as one thread in order would find.
   Half first, second;
-  WorkRanges rank_ranges(entries.size(), 8192);
+  WorkRanges rank_ranges(entries.size(), 8192, 512);
   auto resolve_ranges = [&](Half& half) {
     for (std::size_t begin, end; rank_ranges.next(begin, end);) {
       Half part;
