@@ -89,7 +89,7 @@ struct ReplaceThenByte {
   // note (callgrind, Llama 2's load): the loops were ~90 instructions a token, 5% of the load's.
   bool map_short(std::string_view token, char* out, std::size_t& n, unsigned& high) const {
     std::size_t skip = 0, w = 0;
-    if (token.size() >= from.size() && token.substr(0, from.size()) == from) {
+    if (token.size() >= from.size() && same_bytes(token.data(), from)) {  // inline: no memcmp call
       skip = from.size();
       copy_bytes(out, to.data(), to.size());
       w = to.size();
