@@ -62,6 +62,15 @@ TEST(StringIdMap, FindsEveryKeyAndNoOther) {
       EXPECT_FALSE(map.find(absent).has_value());
       EXPECT_FALSE(map.find_rare(absent, hash_bytes(absent)).has_value());
     }
+    // Every byte of a key counts, wherever it lies in a short key's word or a long key's bytes.
+    for (const auto& [key, id] : expected) {
+      if (key.size() > 12) continue;
+      for (std::size_t at = 0; at < key.size(); ++at) {
+        std::string changed = key;
+        changed[at] = 'd';
+        ASSERT_FALSE(map.find(changed).has_value()) << changed;
+      }
+    }
   }
 }
 
