@@ -86,7 +86,7 @@ struct ReplaceThenByte {
 
   // map()'s usual case without its byte loops: a token of up to 16 bytes that holds `from` at
   // most at its start (SentencePiece's "\u2581word"), read as two overlapping words. Performance
-  // note (callgrind, Llama 2's load): the loops were ~90 instructions a token, 5% of the load's.
+  // note (callgrind, Llama 2's load): the loops were ~90 instructions a token, 3% of the load's.
   bool map_short(std::string_view token, char* out, std::size_t& n, unsigned& high) const {
     std::size_t skip = 0, w = 0;
     if (token.size() >= from.size() && same_bytes(token.data(), from)) {  // inline: no memcmp call
