@@ -100,11 +100,22 @@ constexpr std::uint8_t kInLong = 0xFE;
 // 31k of them and 9.9k of its 18k long ones (counted in a temporary build). Instructions a warm
 // pass 187.8M -> 171.0M (callgrind); `textedge bench encode`, six alternating rounds, best: 39.7
 // -> 46.4 MB/s, first pass 23.2 -> 26.5 (the kernel's zeroed huge pages, not a pass writing 6 MB
-// of marks at a thread's first word; docs/performance.md, eleventh session). The memory: 4 MB
-// of short and 4 MB of long entries a thread and model from its first word, and the longer
-// words' strings as they come (at most ~10 MB: 4096 words of 512 bytes and 512 ids).
+// of marks at a thread's first word; docs/performance.md, eleventh session).
+// Since 2026-12-06: two entries a set, the more recent first (the inline look-up reads that one;
+// encode_segment both, and swaps them when it finds the second); 64k long entries (32k), 16k
+// longer ones (4096), which also keep long words of more than 16 ids (byte fallback). A warm pass
+// over bench2.txt's 4 KB chunks missed (counted in a temporary build), short / long words:
+// llama2 18,965 / 12,398 -> 7,732 / 4,012, gemma3 19,511 / 9,939 -> 9,055 / 2,984, gptoss
+// 27,027 / 5,005 -> 7,655 / 739. Two ways alone took short misses about halfway; the rest came
+// from the long entries, where short words of more than 3 ids are kept too. `bench encode`,
+// best of three alternating rounds, bench2.txt: qwen3 58.4 -> 68.9 MB/s, llama3_1 59.2 -> 81.6,
+// gemma3 48.0 -> 58.2, deepseek_v3 53.0 -> 64.2, gptoss 63.3 -> 84.3, llama2 64.1 -> 64.6 (then
+// 71-75 with encode_word's look-ups ahead, below); bench.txt +10 to +17% on the byte-level
+// models, gemma3 +3%, llama2 -4% (within this machine's noise). The memory: 4 MB of short and
+// 8 MB of long entries a thread and model from its first word, and the longer words' strings as
+// they come (kLongerBudget).
 constexpr std::size_t kShortSlots = 1 << 17;
-constexpr std::size_t kLongSlots = 1 << 15;
+constexpr std::size_t kLongSlots = 1 << 16;
 
 // Words longer than a CachedWord holds, up to kLongerBytes: SentencePiece keeps an indented
 // line's run of "\u2581" and its first word in one segment (llama2: "\u2581"x20 + "return", 66
@@ -125,8 +136,11 @@ struct LongerWord {
   std::string key;
   std::vector<TokenId> ids;
 };
-constexpr std::size_t kLongerSlots = 1 << 12;
+constexpr std::size_t kLongerSlots = 1 << 14;
 constexpr std::size_t kLongerBytes = 512;
+// What the longer entries' strings may hold (their capacity) a thread and model: a word that
+// would take more replaces none. 16k words of 512 bytes and ids would otherwise hold 40 MB.
+constexpr std::size_t kLongerBudget = 4 << 20;
 
 // The short and long entries start zeroed, a length of 0 marking an unused one (no empty word is
 // looked up or kept): fresh pages, so that no pass writes the 8 MB before a thread's first word.
@@ -148,14 +162,17 @@ struct WordCache {
   ZeroedArray<ShortWord> short_words;
   ZeroedArray<CachedWord> long_words;
   std::unique_ptr<LongerWord[]> longer_words;  // made at a first word that needs it
+  std::size_t longer_bytes = 0;                // their strings' capacity (kLongerBudget)
 };
 
 // Where a word's ids go in the cache: its short entry (words up to 14 bytes), its long entry
 // (words up to 54 bytes), its longer entry (up to kLongerBytes), none (longer words).
 struct CacheSpot {
-  ShortWord* short_word = nullptr;
-  CachedWord* long_word = nullptr;
+  ShortWord* short_set = nullptr;   // two entries, the more recent first
+  bool short_kept = false;          // the short entry is the word's (its ids are in the long set)
+  CachedWord* long_set = nullptr;   // two entries, the more recent first
   LongerWord* longer_word = nullptr;
+  std::size_t* longer_bytes = nullptr;  // the cache's
 };
 
 WordCache& cache_for_slow(std::uint64_t owner) {
@@ -188,16 +205,12 @@ WordCache& cache_for(std::uint64_t owner) {
 }
 
 
-// Keeps `word`'s ids at its spot (none: the word is too long), if they fit.
+// Keeps `word`'s ids at its spot (none: the word is too long): in its short entry, else its long
+// one, else (more ids than a long entry holds) its longer one.
 void remember(const CacheSpot& spot, std::uint64_t hash, std::string_view word, std::span<const TokenId> ids) {
-  if (LongerWord* w = spot.longer_word) {
-    w->hash = hash;
-    w->key.assign(word);
-    w->ids.assign(ids.begin(), ids.end());
-    return;
-  }
-  if (ShortWord* s = spot.short_word) {
-    if (ids.size() > sizeof(CachedWord::ids) / sizeof(TokenId)) return;
+  if (ShortWord* set = spot.short_set; set && !spot.short_kept) {
+    set[1] = set[0];
+    ShortWord* s = &set[0];
     s->check = static_cast<std::uint32_t>(hash >> 32);
     s->key_length = static_cast<std::uint8_t>(word.size());
     std::memcpy(s->key, word.data(), word.size());
@@ -206,15 +219,38 @@ void remember(const CacheSpot& spot, std::uint64_t hash, std::string_view word, 
       std::copy(ids.begin(), ids.end(), s->ids);
       return;
     }
-    s->id_count = kInLong;
+    s->id_count = kInLong;  // a short word has at most 14 ids: its long entry holds them
   }
-  CachedWord* slot = spot.long_word;
-  if (!slot || ids.size() > std::size(slot->ids)) return;
-  slot->hash = hash;
-  slot->key_length = static_cast<std::uint8_t>(word.size());
-  slot->id_count = static_cast<std::uint8_t>(ids.size());
-  std::memcpy(slot->key, word.data(), word.size());
-  std::copy(ids.begin(), ids.end(), slot->ids);
+  if (CachedWord* set = spot.long_set; set && ids.size() <= std::size(set->ids)) {
+    set[1] = set[0];
+    CachedWord* slot = &set[0];
+    slot->hash = hash;
+    slot->key_length = static_cast<std::uint8_t>(word.size());
+    slot->id_count = static_cast<std::uint8_t>(ids.size());
+    std::memcpy(slot->key, word.data(), word.size());
+    std::copy(ids.begin(), ids.end(), slot->ids);
+    return;
+  }
+  if (LongerWord* w = spot.longer_word) {
+    auto held = [&] { return w->key.capacity() + w->ids.capacity() * sizeof(TokenId); };
+    const std::size_t before = held();  // assign keeps it, or grows it
+    const bool grows = w->key.capacity() < word.size() || w->ids.capacity() < ids.size();
+    if (grows && *spot.longer_bytes + word.size() + ids.size_bytes() > kLongerBudget) return;
+    w->hash = hash;
+    w->key.assign(word);
+    w->ids.assign(ids.begin(), ids.end());
+    *spot.longer_bytes += held() - before;
+  }
+}
+
+// The word's ids from its longer entry, appended (false: not there); `spot` is set to that entry.
+bool append_if_longer(WordCache& cache, std::string_view word, std::uint64_t hash, CacheSpot& spot, std::vector<TokenId>& out) {
+  if (!cache.longer_words) cache.longer_words = std::make_unique<LongerWord[]>(kLongerSlots);
+  LongerWord* w = spot.longer_word = &cache.longer_words[hash & (kLongerSlots - 1)];
+  spot.longer_bytes = &cache.longer_bytes;
+  if (w->hash != hash || std::string_view(w->key) != word) return false;
+  out.insert(out.end(), w->ids.begin(), w->ids.end());
+  return true;
 }
 
 std::atomic<std::uint64_t> next_cache_owner{1};
@@ -1107,8 +1143,12 @@ bool BpeModel::may_split_after(char32_t c) const {
 // push_back and insert; a wrapper around push_back kept the call too, +2%).
 [[gnu::always_inline]] inline bool BpeModel::append_if_cached(std::string_view word, std::vector<TokenId>& out) const {
   if (word.size() - 1 >= sizeof(ShortWord::key)) return false;  // empty (as an unused entry) or long
-  const std::uint64_t hash = hash_bytes(word);
-  const ShortWord& s = cache_for(cache_owner_).short_words[hash & (kShortSlots - 1)];
+  return append_if_cached(word, hash_bytes(word), out);
+}
+
+[[gnu::always_inline]] inline bool BpeModel::append_if_cached(std::string_view word, std::uint64_t hash,
+                                                              std::vector<TokenId>& out) const {
+  const ShortWord& s = cache_for(cache_owner_).short_words[hash & (kShortSlots - 2)];
   if (s.key_length != word.size() || s.check != static_cast<std::uint32_t>(hash >> 32) || !same_bytes(s.key, word) ||
       s.id_count == kInLong)
     return false;
@@ -1158,9 +1198,45 @@ void BpeModel::encode_word(std::string_view word, std::vector<TokenId>& out) con
   bool prev_inert = false;
   const std::size_t n = word.size();
   const char* s = word.data();
+  // Segments wait in a ring of kAhead, hashed and their cache entries prefetched, before they
+  // are looked up in order.
+  // Performance note: a look-up waited on its entry (perf annotate: 65% of the cut's samples
+  // on the load of its length; 12 MB of entries a thread, most of a warm pass's lines from L3 or
+  // memory). `bench encode` on bench2.txt, best of four or five alternating rounds: llama2
+  // 64.6 -> 68.4 MB/s, gemma3 53.0 -> 60.7 with short entries prefetched; long ones too (words
+  // of 15-54 bytes, most Cyrillic and Greek words here) llama2 70.8 -> 74.9, gemma3 unchanged.
+  struct Waiting {
+    std::size_t start, size;
+    std::uint64_t hash;
+  };
+  constexpr unsigned kAhead = 8;
+  Waiting waiting[kAhead];
+  unsigned first = 0, count = 0;
+  const WordCache& cache = cache_for(cache_owner_);
+  auto look_up_first = [&] {
+    const Waiting& w = waiting[first];
+    std::string_view segment(s + w.start, w.size);
+    if (w.size - 1 >= sizeof(CachedWord::key)) encode_segment(segment, out);
+    else if (w.size > sizeof(ShortWord::key) || !append_if_cached(segment, w.hash, out)) encode_segment(segment, out, false, false, &w.hash);
+    first = (first + 1) & (kAhead - 1);
+    --count;
+  };
   auto cut = [&](std::size_t at) {
-    std::string_view segment = word.substr(start, at - start);
-    if (!append_if_cached(segment, out)) encode_segment(segment, out);
+    if (count == kAhead) look_up_first();
+    const std::size_t size = at - start;
+    std::uint64_t hash = 0;
+    if (size - 1 < sizeof(CachedWord::key)) {
+      hash = hash_bytes(std::string_view(s + start, size));
+      if (size <= sizeof(ShortWord::key)) {
+        __builtin_prefetch(&cache.short_words[hash & (kShortSlots - 2)]);
+      } else {
+        const CachedWord* set = &cache.long_words[hash & (kLongSlots - 2)];
+        __builtin_prefetch(set);
+        __builtin_prefetch(set + 1);
+      }
+    }
+    waiting[(first + count) & (kAhead - 1)] = Waiting{start, size, hash};
+    ++count;
     start = at;
   };
   while (p < n) {
@@ -1205,26 +1281,32 @@ void BpeModel::encode_word(std::string_view word, std::vector<TokenId>& out) con
     if (at > start && inert != prev_inert) cut(at);
     prev_inert = inert;
   }
-  if (!append_if_cached(word.substr(start), out)) encode_segment(word.substr(start), out);
+  cut(n);
+  while (count > 0) look_up_first();
 }
 
 // Performance note: with ignore_merges the word cache is read before the vocabulary (it holds
 // the same one id for a word that is a token) and the look-up reuses the cache's hash: llama3_1,
 // 300 KB of bench.txt, 40.9M -> 40.3M instructions (a vocabulary probe per word, then a second hash
 // for the cache, before).
-void BpeModel::encode_segment(std::string_view word, std::vector<TokenId>& out, bool whole_word_first, bool piece) const {
+void BpeModel::encode_segment(std::string_view word, std::vector<TokenId>& out, bool whole_word_first, bool piece,
+                              const std::uint64_t* known_hash) const {
   CacheSpot slot;
   std::uint64_t hash = 0;
   if (word.size() - 1 < sizeof(CachedWord::key)) {  // not empty (as an unused entry)
-    hash = hash_bytes(word);
+    hash = known_hash ? *known_hash : hash_bytes(word);
     if (piece && ignore_merges_) hash = ~hash;  // pieces apart from whole words: see the header
     WordCache& cache = cache_for(cache_owner_);
     bool long_look = true;
     if (word.size() <= sizeof(ShortWord::key)) {
-      ShortWord* s = slot.short_word = &cache.short_words[hash & (kShortSlots - 1)];
+      ShortWord* set = slot.short_set = &cache.short_words[hash & (kShortSlots - 2)];
       // The length first: an entry never written holds 0 there.
-      long_look = s->key_length == word.size() && s->check == static_cast<std::uint32_t>(hash >> 32) &&
-                  same_bytes(s->key, word);
+      auto holds = [&](const ShortWord& e) {
+        return e.key_length == word.size() && e.check == static_cast<std::uint32_t>(hash >> 32) && same_bytes(e.key, word);
+      };
+      if (holds(set[1])) std::swap(set[0], set[1]);
+      long_look = slot.short_kept = holds(set[0]);
+      ShortWord* s = &set[0];
       if (long_look && s->id_count != kInLong) {
         if (s->id_count == 1)  // most words
           out.emplace_back(s->ids[0]);  // GCC inlines this, not push_back: llama2 -4.6% a warm pass
@@ -1233,21 +1315,23 @@ void BpeModel::encode_segment(std::string_view word, std::vector<TokenId>& out, 
         return;
       }
     }
-    CachedWord* l = slot.long_word = &cache.long_words[hash & (kLongSlots - 1)];
-    if (long_look && l->key_length == word.size() && l->hash == hash && same_bytes(l->key, word)) {
-      out.insert(out.end(), l->ids, l->ids + l->id_count);
-      return;
+    CachedWord* set = slot.long_set = &cache.long_words[hash & (kLongSlots - 2)];
+    auto holds = [&](const CachedWord& e) { return e.key_length == word.size() && e.hash == hash && same_bytes(e.key, word); };
+    if (long_look) {
+      if (holds(set[1])) std::swap(set[0], set[1]);
+      if (holds(set[0])) {
+        // A loop GCC inlines: insert is a call to _M_range_insert, ~75 instructions.
+        for (std::uint8_t k = 0; k < set[0].id_count; ++k) out.emplace_back(set[0].ids[k]);
+        return;
+      }
     }
+    // A word of more ids than a long entry holds (byte fallback: "▁" and six unknown CJK
+    // characters are 19 ids) is kept among the longer ones.
+    if (word.size() > sizeof(ShortWord::key) && append_if_longer(cache, word, hash, slot, out)) return;
   } else if (word.size() - 1 < kLongerBytes) {
     hash = hash_bytes(word);
     if (piece && ignore_merges_) hash = ~hash;
-    WordCache& cache = cache_for(cache_owner_);
-    if (!cache.longer_words) cache.longer_words = std::make_unique<LongerWord[]>(kLongerSlots);
-    LongerWord* w = slot.longer_word = &cache.longer_words[hash & (kLongerSlots - 1)];
-    if (w->hash == hash && std::string_view(w->key) == word) {
-      out.insert(out.end(), w->ids.begin(), w->ids.end());
-      return;
-    }
+    if (append_if_longer(cache_for(cache_owner_), word, hash, slot, out)) return;
   } else if (whole_word_first) {
     hash = hash_bytes(word);
   }

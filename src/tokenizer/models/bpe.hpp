@@ -82,11 +82,13 @@ class BpeModel {
   // `whole_word_first` (ignore_merges): a segment that is a token is that token.
   // `piece`: a piece of a word cut by next_cut (with ignore_merges, kept apart in the word cache
   // from whole words, which a token of the same bytes would end).
+  // `known_hash`: hash_bytes(segment), when the caller has it.
   void encode_segment(std::string_view segment, std::vector<TokenId>& out, bool whole_word_first = false,
-                      bool piece = false) const;
+                      bool piece = false, const std::uint64_t* known_hash = nullptr) const;
   // A whole word's (not a piece's) ids from the short entries of the word cache, appended: false
   // when they are not there (then encode_segment).
   bool append_if_cached(std::string_view word, std::vector<TokenId>& out) const;
+  bool append_if_cached(std::string_view word, std::uint64_t hash, std::vector<TokenId>& out) const;
   // SentencePiece texts arrive as one long word; see split_before_metaspace_.
   bool may_split_after(char32_t c) const;
   // The n symbols at `symbols` merged in place: how many remain.

@@ -315,10 +315,11 @@ TEST(Bpe, ByteLevelPiecesAndWholeWordsDoNotShareCacheEntries) {
 TEST(Bpe, ScanAndHeapAgreeSentencePiece) { check_strategies_agree("llama2", false); }
 
 // The per-thread word cache (short entries of up to 3 ids, short words with more ids marked there
-// and kept in long entries, long entries up to 54 bytes, longer entries up to 512, nothing beyond)
-// gives back what the merges give: enough distinct words of each size that many share an entry
-// (128k short, 32k long, 4096 longer ones, direct-mapped), so entries are replaced, each word
-// encoded again after all the others.
+// and kept in long entries, long entries up to 54 bytes and 16 ids, longer entries up to 512 bytes
+// and for long words of more ids, nothing beyond) gives back what the merges give: enough distinct
+// words of each size that many share a set (128k short, 64k long entries, two to a set; 16k longer
+// ones, direct-mapped), so entries move within their set and are replaced, each word encoded again
+// after all the others.
 TEST(Bpe, TheWordCacheGivesWhatTheMergesGive) {
   for (auto [name, byte_level] : {std::pair{"qwen3", true}, std::pair{"llama2", false}}) {
     JsonDocument doc = JsonDocument::load(model_path(name) + "/tokenizer.json");
@@ -330,7 +331,7 @@ TEST(Bpe, TheWordCacheGivesWhatTheMergesGive) {
     for (int i = 0; i < 6000; ++i) words.push_back(random_word(rng, 55 + rng() % 600, byte_level));
     std::vector<std::vector<TokenId>> first(words.size());
     for (std::size_t i = 0; i < words.size(); ++i) model.encode_word(words[i], first[i]);
-    std::size_t short_many = 0;
+    std::size_t short_many = 0, long_many = 0;
     for (std::size_t i = 0; i < words.size(); ++i) {
       std::vector<TokenId> again, merged;
       model.encode_word(words[i], again);
@@ -338,8 +339,10 @@ TEST(Bpe, TheWordCacheGivesWhatTheMergesGive) {
       ASSERT_EQ(first[i], merged) << name << " word #" << i;
       ASSERT_EQ(again, merged) << name << " word #" << i << " (again)";
       short_many += words[i].size() <= 14 && merged.size() > 3;
+      long_many += words[i].size() > 14 && words[i].size() <= 54 && merged.size() > 16;
     }
     EXPECT_GT(short_many, 1000u) << name;  // the short words kept in long entries are tried
+    EXPECT_GT(long_many, 1000u) << name;   // and the long words kept in longer entries
   }
 }
 
