@@ -317,9 +317,9 @@ TEST(Bpe, ScanAndHeapAgreeSentencePiece) { check_strategies_agree("llama2", fals
 // The per-thread word cache (short entries of up to 3 ids, short words with more ids marked there
 // and kept in long entries, long entries up to 54 bytes and 16 ids, longer entries up to 512 bytes
 // and for long words of more ids, nothing beyond) gives back what the merges give: enough distinct
-// words of each size that many share a set (128k short, 64k long entries, two to a set; 16k longer
-// ones, direct-mapped), so entries move within their set and are replaced, each word encoded again
-// after all the others.
+// words of each size that many share a set (128k short, 64k long entries, four to a set; 16k
+// longer ones, direct-mapped), so entries move within their set and are replaced, each word encoded
+// again after all the others.
 TEST(Bpe, TheWordCacheGivesWhatTheMergesGive) {
   for (auto [name, byte_level] : {std::pair{"qwen3", true}, std::pair{"llama2", false}}) {
     JsonDocument doc = JsonDocument::load(model_path(name) + "/tokenizer.json");
