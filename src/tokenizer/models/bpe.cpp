@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <bit>
 #include <memory>
 #include <cstdio>
 #include <cstring>
@@ -66,14 +67,79 @@ struct CachedWord {
 static_assert(sizeof(CachedWord) == 128);
 // Most words (up to 14 bytes with up to 3 ids) in 32-byte entries: four times as many words in
 // the same memory. A short word with more ids keeps a mark here and its ids in a CachedWord.
+// The key's unused bytes are 0, so that the key and its length compare as two words (WordBlock).
 struct ShortWord {
-  std::uint32_t check;      // the hash's high half
+  char key[14];
   std::uint8_t key_length;  // 0 when unused (see WordCache)
   std::uint8_t id_count;    // kInLong: the ids are in the word's CachedWord
-  char key[14];
   TokenId ids[3];
+  std::uint32_t unused;
 };
 static_assert(sizeof(ShortWord) == 32);
+
+// A word of up to 16 bytes as two words, its bytes in memory order and zeros after them: the
+// word cache's hash for such words (block_hash), and, with a short word's length in byte 14,
+// the first 15 bytes of its ShortWord (holds).
+//
+// Performance note: hash_bytes and same_bytes branch on the word's length (8 or more bytes, 4 or
+// more), and a SentencePiece text's segments vary in length from one to the next: callgrind's
+// branch simulation put ~460k of llama2's 1.84M mispredicted branches a warm pass over
+// bench2.txt there, and 158k more at the entry's compare of check, length and bytes. With blocks
+// (a /tmp driver, the best of six warm passes, alternating, 2026-12-06): llama2 on bench2.txt
+// 24.8-25.4 -> 22.5-22.7 ms, on bench.txt 32.2-32.8 -> 28.9-29.2; qwen3 on bench.txt 27.6-28.4 ->
+// 26.1-26.4, llama3_1 on bench2.txt -4 to -12%, gemma3 -2 to -5%. llama2's warm pass over
+// bench2.txt: 138.5M -> 135.4M instructions, 1.84M -> 1.40M mispredicted branches (callgrind).
+constexpr std::uint64_t first_bytes(std::size_t k) {  // the mask of a word's first k bytes (k <= 8)
+  if (k >= 8) return ~std::uint64_t{0};
+  if constexpr (std::endian::native == std::endian::little) return (std::uint64_t{1} << (8 * k)) - 1;
+  return k == 0 ? 0 : ~(~std::uint64_t{0} >> (8 * k));
+}
+struct BlockMasks {
+  WordBlock mask[17];
+  constexpr BlockMasks() : mask{} {
+    for (std::size_t n = 0; n <= 16; ++n) mask[n] = {first_bytes(n), first_bytes(n < 8 ? 0 : n - 8)};
+  }
+};
+constexpr BlockMasks kBlockMasks;
+// Byte 14 of a block (a ShortWord's key_length), and bytes 0-14 of its second word.
+constexpr std::uint64_t kByte14Shift = std::endian::native == std::endian::little ? 48 : 8;
+constexpr std::uint64_t kKeyAndLength = first_bytes(7);
+
+// The n (1-16) bytes at p; `end`: where the readable bytes after p end.
+[[gnu::always_inline]] inline WordBlock word_block(const char* p, std::size_t n, const char* end) {
+  WordBlock b;
+  if (end - p >= 16) [[likely]] {
+    std::memcpy(&b.low, p, 8);
+    std::memcpy(&b.high, p + 8, 8);
+  } else {
+    char bytes[16] = {};
+    std::memcpy(bytes, p, n);
+    std::memcpy(&b.low, bytes, 8);
+    std::memcpy(&b.high, bytes + 8, 8);
+  }
+  b.low &= kBlockMasks.mask[n].low;
+  b.high &= kBlockMasks.mask[n].high;
+  return b;
+}
+[[gnu::always_inline]] inline std::uint64_t block_hash(WordBlock b, std::size_t n) {
+  constexpr std::uint64_t k = 0x9E3779B97F4A7C15ULL;
+  std::uint64_t h = (n * k ^ b.low) * k;
+  h = ((h ^ (h >> 29)) ^ b.high) * k;
+  h ^= h >> 29;
+  return h ^ (h >> 31);
+}
+// The word cache's hash of a word: block_hash up to 16 bytes, hash_bytes after.
+[[gnu::always_inline]] inline std::uint64_t cache_hash(std::string_view word, const char* end) {
+  if (word.size() <= 16) return block_hash(word_block(word.data(), word.size(), end), word.size());
+  return hash_bytes(word);
+}
+// Whether `e` holds the short word of `b` (its block) and `n` bytes.
+[[gnu::always_inline]] inline bool holds(const ShortWord& e, WordBlock b, std::size_t n) {
+  std::uint64_t low, high;
+  std::memcpy(&low, e.key, 8);
+  std::memcpy(&high, e.key + 8, 8);
+  return ((low ^ b.low) | ((high ^ (b.high | std::uint64_t{n} << kByte14Shift)) & kKeyAndLength)) == 0;
+}
 constexpr std::uint8_t kInLong = 0xFE;
 // 128k short entries and 32k long ones (8 MB a thread and model, on huge pages; below). A
 // direct-mapped cache of 16k 128-byte entries (2 MB) missed 143.7k times on bench2.txt's 418k
@@ -247,8 +313,8 @@ WordCache& cache_for(std::uint64_t owner) {
 void remember(const CacheSpot& spot, std::uint64_t hash, std::string_view word, std::span<const TokenId> ids) {
   if (ShortWord* set = spot.short_set; set && !spot.short_kept) {
     ShortWord* s = make_room(set);
-    s->check = static_cast<std::uint32_t>(hash >> 32);
     s->key_length = static_cast<std::uint8_t>(word.size());
+    std::memset(s->key, 0, sizeof s->key);
     std::memcpy(s->key, word.data(), word.size());
     if (ids.size() <= std::size(s->ids)) {
       s->id_count = static_cast<std::uint8_t>(ids.size());
@@ -1176,20 +1242,21 @@ bool BpeModel::may_split_after(char32_t c) const {
 // misses in a function of their own, so that its hits would be cheap to call (-0.5%); this check
 // and encode_segment's sharing one helper (+5-8%: GCC then kept emplace_back a call, as it keeps
 // push_back and insert; a wrapper around push_back kept the call too, +2%).
-[[gnu::always_inline]] inline bool BpeModel::append_if_cached(std::string_view word, std::vector<TokenId>& out) const {
+[[gnu::always_inline]] inline bool BpeModel::append_if_cached(std::string_view word, const char* end,
+                                                              std::vector<TokenId>& out) const {
   if (word.size() - 1 >= sizeof(ShortWord::key)) return false;  // empty (as an unused entry) or long
-  return append_if_cached(word, hash_bytes(word), out);
+  const WordBlock b = word_block(word.data(), word.size(), end);
+  return append_if_cached(b, word.size(), block_hash(b, word.size()), out);
 }
 
-[[gnu::always_inline]] inline bool BpeModel::append_if_cached(std::string_view word, std::uint64_t hash,
+[[gnu::always_inline]] inline bool BpeModel::append_if_cached(WordBlock b, std::size_t n, std::uint64_t hash,
                                                               std::vector<TokenId>& out) const {
   const ShortWord* set = set_of(cache_for(cache_owner_).short_words.get(), kShortSlots, hash);
-  const auto check = static_cast<std::uint32_t>(hash >> 32);
   // The set's first two entries (one cache line), the second left where it is.
   const ShortWord* s = set;
-  if (s->key_length != word.size() || s->check != check || !same_bytes(s->key, word)) {
+  if (!holds(*s, b, n)) {
     s = set + 1;
-    if (s->key_length != word.size() || s->check != check || !same_bytes(s->key, word)) return false;
+    if (!holds(*s, b, n)) return false;
   }
   if (s->id_count == kInLong) return false;
   for (std::uint8_t k = 0; k < s->id_count; ++k) out.emplace_back(s->ids[k]);
@@ -1204,7 +1271,7 @@ std::size_t BpeModel::encode_matches(std::string_view text, std::size_t previous
     if (m.begin > previous) encode_word(std::string_view(s + previous, m.begin - previous), out);
     std::string_view word(s + m.begin, m.end - m.begin);
     if (split_before_metaspace_) encode_word(word, out);
-    else if (!append_if_cached(word, out)) encode_segment(word, out, ignore_merges_);
+    else if (!append_if_cached(word, text.data() + text.size(), out)) encode_segment(word, out, ignore_merges_);
     previous = m.end;
   }
   return previous;
@@ -1212,7 +1279,7 @@ std::size_t BpeModel::encode_matches(std::string_view text, std::size_t previous
 
 void BpeModel::encode_word(std::string_view word, std::vector<TokenId>& out) const {
   if (!split_before_metaspace_) {
-    if (!append_if_cached(word, out)) encode_segment(word, out, ignore_merges_);
+    if (!append_if_cached(word, word.data() + word.size(), out)) encode_segment(word, out, ignore_merges_);
     return;
   }
   if (ignore_merges_) {  // the whole word, before its pieces
@@ -1248,6 +1315,7 @@ void BpeModel::encode_word(std::string_view word, std::vector<TokenId>& out) con
   struct Waiting {
     std::size_t start, size;
     std::uint64_t hash;
+    WordBlock block;  // up to 16 bytes
   };
   constexpr unsigned kAhead = 8;
   Waiting waiting[kAhead];
@@ -1257,7 +1325,8 @@ void BpeModel::encode_word(std::string_view word, std::vector<TokenId>& out) con
     const Waiting& w = waiting[first];
     std::string_view segment(s + w.start, w.size);
     if (w.size - 1 >= sizeof(CachedWord::key)) encode_segment(segment, out);
-    else if (w.size > sizeof(ShortWord::key) || !append_if_cached(segment, w.hash, out)) encode_segment(segment, out, false, false, &w.hash);
+    else if (w.size > sizeof(ShortWord::key) || !append_if_cached(w.block, w.size, w.hash, out))
+      encode_segment(segment, out, false, false, &w.hash);
     first = (first + 1) & (kAhead - 1);
     --count;
   };
@@ -1265,8 +1334,14 @@ void BpeModel::encode_word(std::string_view word, std::vector<TokenId>& out) con
     if (count == kAhead) look_up_first();
     const std::size_t size = at - start;
     std::uint64_t hash = 0;
+    WordBlock block{};
     if (size - 1 < sizeof(CachedWord::key)) {
-      hash = hash_bytes(std::string_view(s + start, size));
+      if (size <= 16) {
+        block = word_block(s + start, size, s + n);
+        hash = block_hash(block, size);
+      } else {
+        hash = hash_bytes(std::string_view(s + start, size));
+      }
       if (size <= sizeof(ShortWord::key)) {
         __builtin_prefetch(set_of(cache.short_words.get(), kShortSlots, hash));
       } else {
@@ -1275,7 +1350,7 @@ void BpeModel::encode_word(std::string_view word, std::vector<TokenId>& out) con
         __builtin_prefetch(first_entry + 64);  // its ids
       }
     }
-    waiting[(first + count) & (kAhead - 1)] = Waiting{start, size, hash};
+    waiting[(first + count) & (kAhead - 1)] = Waiting{start, size, hash, block};
     ++count;
     start = at;
   };
@@ -1334,17 +1409,14 @@ void BpeModel::encode_segment(std::string_view word, std::vector<TokenId>& out, 
   CacheSpot slot;
   std::uint64_t hash = 0;
   if (word.size() - 1 < sizeof(CachedWord::key)) {  // not empty (as an unused entry)
-    hash = known_hash ? *known_hash : hash_bytes(word);
+    hash = known_hash ? *known_hash : cache_hash(word, word.data() + word.size());
     if (piece && ignore_merges_) hash = ~hash;  // pieces apart from whole words: see the header
     WordCache& cache = cache_for(cache_owner_);
     bool long_look = true;
     if (word.size() <= sizeof(ShortWord::key)) {
       ShortWord* set = slot.short_set = set_of(cache.short_words.get(), kShortSlots, hash);
-      // The length first: an entry never written holds 0 there.
-      auto holds = [&](const ShortWord& e) {
-        return e.key_length == word.size() && e.check == static_cast<std::uint32_t>(hash >> 32) && same_bytes(e.key, word);
-      };
-      ShortWord* s = find_in_set(set, holds);
+      const WordBlock b = word_block(word.data(), word.size(), word.data() + word.size());
+      ShortWord* s = find_in_set(set, [&](const ShortWord& e) { return holds(e, b, word.size()); });
       long_look = slot.short_kept = s != nullptr;
       if (long_look && s->id_count != kInLong) {
         if (s->id_count == 1)  // most words
@@ -1375,7 +1447,9 @@ void BpeModel::encode_segment(std::string_view word, std::vector<TokenId>& out, 
   }
   thread_local std::vector<TokenId> symbols;
   if (whole_word_first) {
-    if (auto id = (byte_level_ ? vocab_ : json_vocab_).find_rare(word, hash)) {
+    // The vocabulary's hash is the cache's beyond 16 bytes (a piece's, ~hash, is never looked up).
+    const std::uint64_t vocab_hash = word.size() <= 16 ? hash_bytes(word) : hash;
+    if (auto id = (byte_level_ ? vocab_ : json_vocab_).find_rare(word, vocab_hash)) {
       TokenId one = *id;
       remember(slot, hash, word, {&one, 1});
       out.push_back(one);

@@ -346,6 +346,36 @@ TEST(Bpe, TheWordCacheGivesWhatTheMergesGive) {
   }
 }
 
+// A short word's cache entry compares its bytes and its length as two words, its unused bytes
+// zero: words that differ only by trailing NUL bytes ("ab", "ab\0", ...) are different entries.
+// Each is encoded alone (the look-up copies the bytes it may read) and inside a long SentencePiece
+// word (it reads 16 bytes in place), after the others, and gives what the merges give.
+TEST(Bpe, TheWordCacheTellsWordsApartByTheirLength) {
+  for (auto [name, byte_level] : {std::pair{"qwen3", true}, std::pair{"llama2", false}}) {
+    JsonDocument doc = JsonDocument::load(model_path(name) + "/tokenizer.json");
+    BpeModel model = BpeModel::from_json(doc.root().get("model"), byte_level);
+    const std::string prefix = byte_level ? "ab" : "\xE2\x96\x81" "ab";
+    std::vector<std::string> words;
+    for (std::size_t zeros = 0; prefix.size() + zeros <= 18; ++zeros) words.push_back(prefix + std::string(zeros, '\0'));
+    for (int pass = 0; pass < 2; ++pass) {
+      for (const std::string& word : words) {
+        std::vector<TokenId> cached, merged;
+        model.encode_word(word, cached);
+        model.encode_word_with_heap(word, merged);
+        ASSERT_EQ(cached, merged) << name << ": " << word.size() << " bytes, pass " << pass;
+      }
+      if (byte_level) continue;
+      std::string all;
+      for (const std::string& word : words) all += word;
+      all += std::string(32, 'x');
+      std::vector<TokenId> cached, merged;
+      model.encode_word(all, cached);
+      model.encode_word_with_heap(all, merged);
+      ASSERT_EQ(cached, merged) << name << ": the long word, pass " << pass;
+    }
+  }
+}
+
 // A merge's result is looked up by guess (the previous merge's id or the next) before the table.
 // A string in the vocabulary twice takes the later id, as the table has it, even where the guess
 // would find the earlier one: "a c" makes 3, and then id 4 is "ab" too. (Small lists are resolved
