@@ -89,6 +89,9 @@ static_assert(sizeof(ShortWord) == 32);
 // 24.8-25.4 -> 22.5-22.7 ms, on bench.txt 32.2-32.8 -> 28.9-29.2; qwen3 on bench.txt 27.6-28.4 ->
 // 26.1-26.4, llama3_1 on bench2.txt -4 to -12%, gemma3 -2 to -5%. llama2's warm pass over
 // bench2.txt: 138.5M -> 135.4M instructions, 1.84M -> 1.40M mispredicted branches (callgrind).
+struct WordBlock {
+  std::uint64_t low, high;
+};
 constexpr std::uint64_t first_bytes(std::size_t k) {  // the mask of a word's first k bytes (k <= 8)
   if (k >= 8) return ~std::uint64_t{0};
   if constexpr (std::endian::native == std::endian::little) return (std::uint64_t{1} << (8 * k)) - 1;
@@ -1242,16 +1245,15 @@ bool BpeModel::may_split_after(char32_t c) const {
 // misses in a function of their own, so that its hits would be cheap to call (-0.5%); this check
 // and encode_segment's sharing one helper (+5-8%: GCC then kept emplace_back a call, as it keeps
 // push_back and insert; a wrapper around push_back kept the call too, +2%).
-[[gnu::always_inline]] inline bool BpeModel::append_if_cached(std::string_view word, const char* end,
-                                                              std::vector<TokenId>& out) const {
-  if (word.size() - 1 >= sizeof(ShortWord::key)) return false;  // empty (as an unused entry) or long
-  const WordBlock b = word_block(word.data(), word.size(), end);
-  return append_if_cached(b, word.size(), block_hash(b, word.size()), out);
-}
+namespace {
 
-[[gnu::always_inline]] inline bool BpeModel::append_if_cached(WordBlock b, std::size_t n, std::uint64_t hash,
-                                                              std::vector<TokenId>& out) const {
-  const ShortWord* set = set_of(cache_for(cache_owner_).short_words.get(), kShortSlots, hash);
+// A whole word's (not a piece's) ids from the short entries of the word cache, appended: false
+// when they are not there (then encode_segment). The word as its block of n bytes and its
+// block_hash, or as its bytes (below). `short_words`: the calling thread's for this model
+// (cache_for), read once by the caller rather than at each word (~11 instructions a word).
+[[gnu::always_inline]] inline bool append_if_cached(const ShortWord* short_words, WordBlock b, std::size_t n,
+                                                    std::uint64_t hash, std::vector<TokenId>& out) {
+  const ShortWord* set = set_of(short_words, kShortSlots, hash);
   // The set's first two entries (one cache line), the second left where it is.
   const ShortWord* s = set;
   if (!holds(*s, b, n)) {
@@ -1263,15 +1265,26 @@ bool BpeModel::may_split_after(char32_t c) const {
   return true;
 }
 
+// `end`: where the readable bytes after the word end (its block is read 16 bytes at a time).
+[[gnu::always_inline]] inline bool append_if_cached(const ShortWord* short_words, std::string_view word,
+                                                    const char* end, std::vector<TokenId>& out) {
+  if (word.size() - 1 >= sizeof(ShortWord::key)) return false;  // empty (as an unused entry) or long
+  const WordBlock b = word_block(word.data(), word.size(), end);
+  return append_if_cached(short_words, b, word.size(), block_hash(b, word.size()), out);
+}
+
+}  // namespace
+
 std::size_t BpeModel::encode_matches(std::string_view text, std::size_t previous, const PatternMatch* matches,
                                      std::size_t n, std::vector<TokenId>& out) const {
   const char* s = text.data();
+  const ShortWord* short_words = cache_for(cache_owner_).short_words.get();
   for (std::size_t k = 0; k < n; ++k) {
     const PatternMatch m = matches[k];
     if (m.begin > previous) encode_word(std::string_view(s + previous, m.begin - previous), out);
     std::string_view word(s + m.begin, m.end - m.begin);
     if (split_before_metaspace_) encode_word(word, out);
-    else if (!append_if_cached(word, text.data() + text.size(), out)) encode_segment(word, out, ignore_merges_);
+    else if (!append_if_cached(short_words, word, text.data() + text.size(), out)) encode_segment(word, out, ignore_merges_);
     previous = m.end;
   }
   return previous;
@@ -1279,7 +1292,8 @@ std::size_t BpeModel::encode_matches(std::string_view text, std::size_t previous
 
 void BpeModel::encode_word(std::string_view word, std::vector<TokenId>& out) const {
   if (!split_before_metaspace_) {
-    if (!append_if_cached(word, word.data() + word.size(), out)) encode_segment(word, out, ignore_merges_);
+    if (!append_if_cached(cache_for(cache_owner_).short_words.get(), word, word.data() + word.size(), out))
+      encode_segment(word, out, ignore_merges_);
     return;
   }
   if (ignore_merges_) {  // the whole word, before its pieces
@@ -1325,7 +1339,7 @@ void BpeModel::encode_word(std::string_view word, std::vector<TokenId>& out) con
     const Waiting& w = waiting[first];
     std::string_view segment(s + w.start, w.size);
     if (w.size - 1 >= sizeof(CachedWord::key)) encode_segment(segment, out);
-    else if (w.size > sizeof(ShortWord::key) || !append_if_cached(w.block, w.size, w.hash, out))
+    else if (w.size > sizeof(ShortWord::key) || !append_if_cached(cache.short_words.get(), w.block, w.size, w.hash, out))
       encode_segment(segment, out, false, false, &w.hash);
     first = (first + 1) & (kAhead - 1);
     --count;

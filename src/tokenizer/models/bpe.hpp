@@ -25,11 +25,6 @@ struct BpeLists;
 // gigabytes; the reference keeps ids in hash maps and has no such limit).
 inline constexpr std::size_t kMaxTokenIdGap = std::size_t{1} << 20;
 
-// A word of up to 16 bytes as two words (bpe.cpp: word_block).
-struct WordBlock {
-  std::uint64_t low, high;
-};
-
 class BpeModel {
  public:
   // `byte_level`: the pre-tokenizer is ByteLevel, so words arrive as raw bytes and each byte
@@ -90,12 +85,6 @@ class BpeModel {
   // `known_hash`: hash_bytes(segment), when the caller has it.
   void encode_segment(std::string_view segment, std::vector<TokenId>& out, bool whole_word_first = false,
                       bool piece = false, const std::uint64_t* known_hash = nullptr) const;
-  // A whole word's (not a piece's) ids from the short entries of the word cache, appended: false
-  // when they are not there (then encode_segment).
-  // `end`: where the readable bytes after the word end (the look-up reads up to 16 at a time).
-  bool append_if_cached(std::string_view word, const char* end, std::vector<TokenId>& out) const;
-  // The same, for a word of n bytes given as its block and hash (see bpe.cpp's WordBlock).
-  bool append_if_cached(WordBlock block, std::size_t n, std::uint64_t hash, std::vector<TokenId>& out) const;
   // SentencePiece texts arrive as one long word; see split_before_metaspace_.
   bool may_split_after(char32_t c) const;
   // The n symbols at `symbols` merged in place: how many remain.
