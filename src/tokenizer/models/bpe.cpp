@@ -226,8 +226,11 @@ Entry* make_room(Entry* set) {
 // Words longer than a CachedWord holds, up to kLongerBytes: SentencePiece keeps an indented
 // line's run of "\u2581" and its first word in one segment (llama2: "\u2581"x20 + "return", 66
 // bytes), code repeats its indentation, and uncached each was merged again by an O(n^2) scan.
-// Direct-mapped like the others; an entry keeps its strings' capacity, so a warm cache does not
-// allocate; made at the first such word (see kShortSlots for the memory).
+// Four to a set like the others; an entry keeps its strings' capacity, so a warm cache does not
+// allocate; made at the first such word (see kShortSlots for the memory). Direct-mapped until
+// 2026-12-06: a warm pass over bench2.txt missed 1,095 of llama2's 4,500 words kept here (longer
+// ones, and long ones of more than 16 ids), four to a set 133; gemma3's longer words 363 -> 24
+// (counted in a temporary build).
 // HF tokenizers caches words shorter than 256 bytes (MAX_LENGTH, utils/cache.rs).
 //
 // Performance note (callgrind, the instructions of a second pass over the first 350 KB of each
@@ -277,7 +280,7 @@ struct CacheSpot {
   ShortWord* short_set = nullptr;   // two entries, the more recent first
   bool short_kept = false;          // the short entry is the word's (its ids are in the long set)
   CachedWord* long_set = nullptr;   // two entries, the more recent first
-  LongerWord* longer_word = nullptr;
+  LongerWord* longer_set = nullptr;
   std::size_t* longer_bytes = nullptr;  // the cache's
 };
 
@@ -335,7 +338,9 @@ void remember(const CacheSpot& spot, std::uint64_t hash, std::string_view word, 
     std::copy(ids.begin(), ids.end(), slot->ids);
     return;
   }
-  if (LongerWord* w = spot.longer_word) {
+  if (LongerWord* set = spot.longer_set) {
+    std::rotate(set, set + kWays - 1, set + kWays);  // the last entry, its strings kept, to the front
+    LongerWord* w = set;
     auto held = [&] { return w->key.capacity() + w->ids.capacity() * sizeof(TokenId); };
     const std::size_t before = held();  // assign keeps it, or grows it
     const bool grows = w->key.capacity() < word.size() || w->ids.capacity() < ids.size();
@@ -350,11 +355,15 @@ void remember(const CacheSpot& spot, std::uint64_t hash, std::string_view word, 
 // The word's ids from its longer entry, appended (false: not there); `spot` is set to that entry.
 bool append_if_longer(WordCache& cache, std::string_view word, std::uint64_t hash, CacheSpot& spot, std::vector<TokenId>& out) {
   if (!cache.longer_words) cache.longer_words = std::make_unique<LongerWord[]>(kLongerSlots);
-  LongerWord* w = spot.longer_word = &cache.longer_words[hash & (kLongerSlots - 1)];
+  LongerWord* set = spot.longer_set = set_of(cache.longer_words.get(), kLongerSlots, hash);
   spot.longer_bytes = &cache.longer_bytes;
-  if (w->hash != hash || std::string_view(w->key) != word) return false;
-  out.insert(out.end(), w->ids.begin(), w->ids.end());
-  return true;
+  for (std::size_t w = 0; w < kWays; ++w) {
+    if (set[w].hash != hash || std::string_view(set[w].key) != word) continue;
+    std::rotate(set, set + w, set + w + 1);  // to the front
+    out.insert(out.end(), set->ids.begin(), set->ids.end());
+    return true;
+  }
+  return false;
 }
 
 std::atomic<std::uint64_t> next_cache_owner{1};
