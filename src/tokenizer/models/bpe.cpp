@@ -1353,7 +1353,12 @@ void BpeModel::encode_word(std::string_view word, std::vector<TokenId>& out) con
     first = (first + 1) & (kAhead - 1);
     --count;
   };
-  auto cut = [&](std::size_t at) {
+  // Inlined at its four call sites (GCC kept it a call; the GNU spelling: a [[gnu::]] attribute
+  // there would name the lambda's type): llama2's warm pass over bench2.txt 129.1M -> 123.2M
+  // instructions, gemma3's 158.8M -> 154.7M (callgrind); the best of six warm passes, three
+  // alternating runs, llama2 20.3-22.4 -> 19.5-21.4 ms, gemma3 unchanged. look_up_first inlined
+  // too: llama2 125.2M, gemma3 147.7M, no faster.
+  auto cut = [&](std::size_t at) __attribute__((always_inline)) {
     if (count == kAhead) look_up_first();
     const std::size_t size = at - start;
     std::uint64_t hash = 0;
