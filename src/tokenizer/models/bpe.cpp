@@ -252,7 +252,7 @@ constexpr std::size_t kLongerBytes = 512;
 constexpr std::size_t kLongerBudget = 4 << 20;
 
 // The short and long entries start zeroed, a length of 0 marking an unused one (no empty word is
-// looked up or kept): fresh pages, so that no pass writes the 8 MB before a thread's first word.
+// looked up or kept): fresh pages, so that no pass writes the 12 MB before a thread's first word.
 struct ZeroedBlock {
   std::size_t bytes;
   void operator()(void* p) const noexcept { unmap_zeroed_block(p, bytes); }
@@ -277,9 +277,9 @@ struct WordCache {
 // Where a word's ids go in the cache: its short entry (words up to 14 bytes), its long entry
 // (words up to 54 bytes), its longer entry (up to kLongerBytes), none (longer words).
 struct CacheSpot {
-  ShortWord* short_set = nullptr;   // two entries, the more recent first
+  ShortWord* short_set = nullptr;   // kWays entries, the most recently used first
   bool short_kept = false;          // the short entry is the word's (its ids are in the long set)
-  CachedWord* long_set = nullptr;   // two entries, the more recent first
+  CachedWord* long_set = nullptr;   // kWays entries, the most recently used first
   LongerWord* longer_set = nullptr;
   std::size_t* longer_bytes = nullptr;  // the cache's
 };
