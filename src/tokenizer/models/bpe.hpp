@@ -82,7 +82,7 @@ class BpeModel {
   // `whole_word_first` (ignore_merges): a segment that is a token is that token.
   // `piece`: a piece of a word cut by next_cut (with ignore_merges, kept apart in the word cache
   // from whole words, which a token of the same bytes would end).
-  // `known_hash`: hash_bytes(segment), when the caller has it.
+  // `known_hash`: the word cache's hash of the segment (bpe.cpp: cache_hash), when the caller has it.
   void encode_segment(std::string_view segment, std::vector<TokenId>& out, bool whole_word_first = false,
                       bool piece = false, const std::uint64_t* known_hash = nullptr) const;
   // SentencePiece texts arrive as one long word; see split_before_metaspace_.
