@@ -339,12 +339,13 @@ void remember(const CacheSpot& spot, std::uint64_t hash, std::string_view word, 
     return;
   }
   if (LongerWord* set = spot.longer_set) {
-    std::rotate(set, set + kWays - 1, set + kWays);  // the last entry, its strings kept, to the front
-    LongerWord* w = set;
+    LongerWord* w = set + kWays - 1;  // the least recently used, its strings kept
     auto held = [&] { return w->key.capacity() + w->ids.capacity() * sizeof(TokenId); };
     const std::size_t before = held();  // assign keeps it, or grows it
     const bool grows = w->key.capacity() < word.size() || w->ids.capacity() < ids.size();
-    if (grows && *spot.longer_bytes + word.size() + ids.size_bytes() > kLongerBudget) return;
+    if (grows && *spot.longer_bytes + word.size() + ids.size_bytes() > kLongerBudget) return;  // the set as it was
+    std::rotate(set, w, set + kWays);  // to the front
+    w = set;
     w->hash = hash;
     w->key.assign(word);
     w->ids.assign(ids.begin(), ids.end());
